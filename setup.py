@@ -1,0 +1,61 @@
+"""Build of the Cython search.
+
+``solver/`` is installed as the package ``kosolve``.  Cython finds ``.pxd``
+files by module name (``kosolve/_tt.pxd``), not by folder, so the build hands
+Cython an include directory in which ``kosolve`` is a link to ``solver/``.
+Set ``KOSOLVE_DEBUG=1`` to build with bounds checks and C assertions on.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+HERE = Path(__file__).resolve().parent
+DEBUG = os.environ.get("KOSOLVE_DEBUG", "") not in ("", "0")
+
+
+def cython_include_dir() -> str:
+    include = HERE / "build" / "cython-include"
+    link = include / "kosolve"
+    include.mkdir(parents=True, exist_ok=True)
+    if not link.exists():
+        link.symlink_to(HERE / "solver", target_is_directory=True)
+    return str(include)
+
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": False,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "nonecheck": DEBUG,
+}
+
+if sys.platform == "win32":
+    compile_args = ["/O2"]
+else:
+    compile_args = ["-O3"] + ([] if not DEBUG else ["-UNDEBUG", "-O1", "-g"])
+
+extensions = [
+    Extension(
+        "kosolve._search",
+        ["solver/_search.pyx"],
+        extra_compile_args=compile_args,
+    )
+]
+
+setup(
+    package_dir={"kosolve": "solver", "kosolve.cli": "cli"},
+    packages=["kosolve", "kosolve.cli"],
+    package_data={"kosolve": ["*.pxd", "*.pyx", "py.typed"]},
+    ext_modules=cythonize(
+        extensions,
+        include_path=[cython_include_dir()],
+        compiler_directives=DIRECTIVES,
+        annotate=False,
+    ),
+)

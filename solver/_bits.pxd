@@ -1,0 +1,86 @@
+# The card layout of kosolve.cards, seen from C: hands are 64-bit masks,
+# bits 0..31 the four suits a byte each (hearts, diamonds, spades, clubs) and
+# bits 32..53 the tarocks, a higher bit always a higher card of its suit.
+
+from libc.stdint cimport uint64_t
+
+ctypedef uint64_t Hand
+
+cdef enum:
+    NO_CARD = -1
+    TAROCK_SUIT = 4
+
+cdef extern from *:
+    """
+    #define KOSOLVE_TAROCKS 0x003FFFFF00000000ULL
+    /* The card value less one, in three bit planes: plane 0 holds the jacks
+       and queens, plane 1 the cavaliers and queens, plane 2 the kings and
+       the trull (I, XXI, Sk). */
+    #define KOSOLVE_VALUE_PLANE0 0x50505050ULL
+    #define KOSOLVE_VALUE_PLANE1 0x60606060ULL
+    #define KOSOLVE_VALUE_PLANE2 0x0030000180808080ULL
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KOSOLVE_POPCOUNT(x) __builtin_popcountll(x)
+    #define KOSOLVE_LOWEST(x) __builtin_ctzll(x)
+    #define KOSOLVE_HIGHEST(x) (63 - __builtin_clzll(x))
+    #else
+    #include <intrin.h>
+    static __inline int kosolve_lowest(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline int kosolve_highest(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+    #define KOSOLVE_POPCOUNT(x) ((int)__popcnt64(x))
+    #define KOSOLVE_LOWEST(x) kosolve_lowest(x)
+    #define KOSOLVE_HIGHEST(x) kosolve_highest(x)
+    #endif
+    """
+    const Hand TAROCKS "KOSOLVE_TAROCKS"
+    const Hand VALUE_PLANE0 "KOSOLVE_VALUE_PLANE0"
+    const Hand VALUE_PLANE1 "KOSOLVE_VALUE_PLANE1"
+    const Hand VALUE_PLANE2 "KOSOLVE_VALUE_PLANE2"
+    int popcount "KOSOLVE_POPCOUNT"(Hand x) noexcept nogil
+    int lowest_card "KOSOLVE_LOWEST"(Hand x) noexcept nogil
+    int highest_card "KOSOLVE_HIGHEST"(Hand x) noexcept nogil
+
+
+cdef inline Hand bit(int card) noexcept nogil:
+    return (<Hand>1) << card
+
+
+cdef inline int suit_of(int card) noexcept nogil:
+    return TAROCK_SUIT if card >= 32 else card >> 3
+
+
+cdef inline Hand suit_mask(int card) noexcept nogil:
+    """All cards of the suit of ``card``."""
+    return TAROCKS if card >= 32 else (<Hand>0xFF) << (card & ~7)
+
+
+cdef inline int card_value(int card) noexcept nogil:
+    return 1 + <int>((VALUE_PLANE0 >> card) & 1) + 2 * <int>((VALUE_PLANE1 >> card) & 1) \
+        + 4 * <int>((VALUE_PLANE2 >> card) & 1)
+
+
+cdef inline int pile_thirds(Hand cards) noexcept nogil:
+    """What the cards count in thirds: 3 * value sum - 2 * number of cards."""
+    return popcount(cards) + 3 * (popcount(cards & VALUE_PLANE0) + 2 * popcount(cards & VALUE_PLANE1)
+                                  + 4 * popcount(cards & VALUE_PLANE2))
+
+
+cdef inline int trick_thirds(int first, int second) noexcept nogil:
+    return 3 * (card_value(first) + card_value(second)) - 4
+
+
+cdef inline bint reply_wins(int led, int reply) noexcept nogil:
+    """Whether ``reply`` beats ``led``: the higher tarock, else the higher
+    card of the led suit."""
+    if reply >= 32:
+        return led < 32 or reply > led
+    return (reply >> 3) == (led >> 3) and led < 32 and reply > led
+
+
+cdef inline Hand legal_replies(Hand hand, int led) noexcept nogil:
+    """Follow suit; else play a tarock; else anything."""
+    cdef Hand follow = hand & suit_mask(led)
+    if follow:
+        return follow
+    follow = hand & TAROCKS
+    return follow if follow else hand

@@ -1,0 +1,97 @@
+# Move generation and ordering for the search: the candidate cards of the
+# player to move, one representative per group of equivalent cards, sorted so
+# that the likely best card comes first.
+#
+# Equivalent cards: cards of one hand that are adjacent among the cards still
+# in play (both hands and the card on the table) within one suit, and of
+# equal value.  Swapping them changes neither a trick's winner nor its
+# thirds, so searching the lowest of each group is enough.
+
+from libc.stdint cimport int8_t
+
+from kosolve._bits cimport (
+    TAROCKS, Hand, bit, card_value, highest_card, lowest_card, reply_wins, suit_mask, suit_of,
+)
+
+cdef enum:
+    MAX_MOVES = 16       # no hand holds more than 16 cards
+    TT_MOVE_SCORE = 1 << 14
+    WIN_SCORE = 1 << 12
+    LOSE_SCORE = 1 << 10
+
+
+cdef inline int representatives(Hand candidates, Hand in_play, int8_t* moves) noexcept nogil:
+    """Write the lowest card of each group of equivalent candidates to
+    ``moves``, lowest first; return how many."""
+    cdef int n = 0
+    cdef int previous = -1
+    cdef int card
+    while candidates:
+        card = lowest_card(candidates)
+        candidates &= candidates - 1
+        if not (previous >= 0 and suit_of(previous) == suit_of(card)
+                and card_value(previous) == card_value(card)
+                and (in_play & (bit(card) - bit(previous + 1))) == 0):
+            moves[n] = <int8_t>card
+            n += 1
+        previous = card
+    return n
+
+
+cdef inline void sort_by_score(int8_t* moves, int* scores, int n) noexcept nogil:
+    """Insertion sort, highest score first; stable, so ties keep low cards first."""
+    cdef int i, j, score
+    cdef int8_t move
+    for i in range(1, n):
+        move = moves[i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = move
+        scores[j + 1] = score
+
+
+cdef inline bint lead_wins(int card, Hand opponent) noexcept nogil:
+    """Whether a lead surely takes the trick: the opponent can neither beat
+    it in its suit nor trump it."""
+    cdef Hand same = opponent & suit_mask(card)
+    if same:
+        return card > highest_card(same)
+    return card >= 32 or (opponent & TAROCKS) == 0
+
+
+cdef inline int order_leads(Hand own, Hand opponent, int tt_move, int8_t* moves) noexcept nogil:
+    """The leads worth searching, best first: the table's move, then sure
+    winners, the more valuable first, then the rest from the cheapest."""
+    cdef int scores[MAX_MOVES]
+    cdef int n = representatives(own, own | opponent, moves)
+    cdef int i, card
+    for i in range(n):
+        card = moves[i]
+        if card == tt_move:
+            scores[i] = TT_MOVE_SCORE
+        elif lead_wins(card, opponent):
+            scores[i] = WIN_SCORE + 64 * card_value(card) - card
+        else:
+            scores[i] = LOSE_SCORE - 64 * card_value(card) - card
+    sort_by_score(moves, scores, n)
+    return n
+
+
+cdef inline int order_replies(Hand legal, Hand in_play, int led, int8_t* moves) noexcept nogil:
+    """The replies worth searching, best first: winning cards, the more
+    valuable first and then the cheapest; then losing cards from the cheapest."""
+    cdef int scores[MAX_MOVES]
+    cdef int n = representatives(legal, in_play, moves)
+    cdef int i, card
+    for i in range(n):
+        card = moves[i]
+        if reply_wins(led, card):
+            scores[i] = WIN_SCORE + 64 * card_value(card) - card
+        else:
+            scores[i] = LOSE_SCORE - 64 * card_value(card) - card
+    sort_by_score(moves, scores, n)
+    return n

@@ -1,0 +1,160 @@
+"""Solving positions: the Python API that the command line mirrors.
+
+>>> from kosolve.cards import parse_hand, card_name
+>>> from kosolve.game import FOREHAND, Position
+>>> position = Position((parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"])), declarer=FOREHAND)
+>>> solution = solve(position)
+>>> solution.thirds, solution.points, solution.result
+(23, 8, None)
+>>> [(card_name(m.card), m.thirds) for m in solution.moves]
+[('H4', 0), ('HK', 23)]
+>>> [card_name(c) for c in solution.line]
+['HK', 'HQ', 'H4', 'I']
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from kosolve._search import DEFAULT_TT_MB, Solver
+from kosolve.cards import Card, card_name, points_of
+from kosolve.game import Position, Rules, Seat, seat_name
+
+NO_CARD = -1
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """A legal card of the side to move and the declarer's final thirds after it."""
+
+    card: Card
+    thirds: int
+
+    def __repr__(self) -> str:
+        return f"MoveValue(card={self.card!r}, thirds={self.thirds!r})"
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a solve cost: nodes searched (cards played in the search),
+    wall time, and transposition-table use."""
+
+    nodes: int
+    ms: float
+    tt_probes: int
+    tt_hits: int
+    tt_stores: int
+    tt_entries: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The double-dummy answer for a position, from the declarer's side."""
+
+    declarer: Seat
+    to_move: Seat
+    thirds: int
+    """The declarer's final thirds with best play: piles (when known), tricks
+    taken so far and the tricks to come."""
+    win_thirds: int | None
+    """The thirds the declarer needs to win; None when the piles are unknown."""
+    moves: tuple[MoveValue, ...]
+    """Every legal card of the side to move, lowest first."""
+    line: tuple[Card, ...]
+    """An optimal line of play to the end of the hand."""
+    stats: SearchStats
+
+    @property
+    def points(self) -> int:
+        """The declarer's final points, rounded (RULES.md §2)."""
+        return points_of(self.thirds)
+
+    @property
+    def result(self) -> str | None:
+        """``"won"`` or ``"lost"`` for the declarer; None without piles."""
+        if self.win_thirds is None:
+            return None
+        return "won" if self.thirds >= self.win_thirds else "lost"
+
+    @property
+    def best_cards(self) -> tuple[Card, ...]:
+        """The cards of the side to move that keep the value."""
+        return tuple(m.card for m in self.moves if m.thirds == self.thirds)
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of the command line's ``--json`` output."""
+        return {
+            "declarer": seat_name(self.declarer),
+            "to_move": seat_name(self.to_move),
+            "value": {"thirds": self.thirds, "points": self.points},
+            "result": self.result,
+            "moves": [{"card": card_name(m.card), "thirds": m.thirds} for m in self.moves],
+            "line": [card_name(c) for c in self.line],
+            "stats": {
+                "nodes": self.stats.nodes,
+                "ms": round(self.stats.ms, 3),
+                "tt_probes": self.stats.tt_probes,
+                "tt_hits": self.stats.tt_hits,
+                "tt_stores": self.stats.tt_stores,
+                "tt_entries": self.stats.tt_entries,
+            },
+        }
+
+
+def new_solver(tt_mb: float = DEFAULT_TT_MB) -> Solver:
+    """A solver with a transposition table of ``tt_mb`` megabytes; reuse it
+    across positions to keep its table warm."""
+    return Solver(tt_mb=tt_mb)
+
+
+def _search_args(position: Position) -> tuple[int, int, int, int, int]:
+    led = position.trick[0] if position.trick else NO_CARD
+    return position.hands[0], position.hands[1], position.leader, position.declarer, led
+
+
+def solve(
+    position: Position,
+    *,
+    solver: Solver | None = None,
+    rules: Rules = Rules(),
+    with_moves: bool = True,
+    with_line: bool = True,
+) -> Solution:
+    """Solve ``position`` exactly: its value, the value of every legal card
+    of the side to move and an optimal line.  Pass a ``solver`` to reuse its
+    transposition table; the answer does not depend on what it holds."""
+    solver = solver or new_solver()
+    args = _search_args(position)
+    before = solver.stats
+    start = time.perf_counter()
+    base = position.declarer_thirds()
+    moves: tuple[MoveValue, ...] = ()
+    if position.is_over():
+        future = 0
+    elif with_moves:
+        moves = tuple(MoveValue(card, base + value) for card, value in solver.move_values(*args))
+        pick = max if position.turn == position.declarer else min
+        future = pick(m.thirds for m in moves) - base
+    else:
+        future = solver.value(*args)
+    line = tuple(solver.line(*args)) if with_line and not position.is_over() else ()
+    elapsed = (time.perf_counter() - start) * 1000
+    after = solver.stats
+    stats = SearchStats(
+        nodes=after["nodes"] - before["nodes"],
+        ms=elapsed,
+        tt_probes=after["tt_probes"] - before["tt_probes"],
+        tt_hits=after["tt_hits"] - before["tt_hits"],
+        tt_stores=after["tt_stores"] - before["tt_stores"],
+        tt_entries=after["tt_entries"],
+    )
+    return Solution(
+        declarer=position.declarer,
+        to_move=position.turn,
+        thirds=base + future,
+        win_thirds=rules.win_thirds if position.piles is not None else None,
+        moves=moves,
+        line=line,
+        stats=stats,
+    )

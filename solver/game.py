@@ -1,0 +1,251 @@
+"""The rules of play: seats, contracts, following suit, trick winners, and a
+mutable :class:`Position` with ``push``/``pop`` and a ``legal_moves`` view.
+
+>>> from kosolve.cards import parse_hand, card_name
+>>> pos = Position((parse_hand(["HK", "XX"]), parse_hand(["H4", "I"])), declarer=FOREHAND)
+>>> [card_name(c) for c in pos.legal_moves]
+['HK', 'XX']
+>>> pos.push_name("HK"); [card_name(c) for c in pos.legal_moves]
+['H4']
+>>> pos.push_name("H4"); pos.leader == FOREHAND, pos.trick_thirds[FOREHAND]
+(True, 14)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+from kosolve.cards import (
+    CARD_VALUES,
+    SUIT_MASKS,
+    TAROCK,
+    Card,
+    Hand,
+    card_name,
+    cards_of,
+    hand_names,
+    parse_card,
+    suit_of,
+    thirds_of,
+)
+
+Seat: TypeAlias = int
+FOREHAND: Final = 0
+DEALER: Final = 1
+SEATS: Final = (FOREHAND, DEALER)
+SEAT_NAMES: Final = ("forehand", "dealer")
+
+CONTRACTS: Final = ("dreiblatt", "zweiblatt", "einblatt", "solo")
+GAME_VALUES: Final = {"dreiblatt": 3, "zweiblatt": 6, "einblatt": 9, "solo": 12}
+TALON_CARDS_TAKEN: Final = {"dreiblatt": 3, "zweiblatt": 2, "einblatt": 1, "solo": 0}
+
+TRICKS_PER_GAME: Final = 16
+
+
+class IllegalMoveError(ValueError):
+    """A card that the player to move may not play."""
+
+
+def parse_seat(name: str) -> Seat:
+    """The seat with the given name.
+
+    >>> parse_seat("dealer") == DEALER
+    True
+    """
+    try:
+        return SEAT_NAMES.index(name)
+    except ValueError:
+        raise ValueError(f"unknown seat {name!r} (expected forehand or dealer)") from None
+
+
+def seat_name(seat: Seat) -> str:
+    """The name of a seat: ``"forehand"`` or ``"dealer"``."""
+    return SEAT_NAMES[seat]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options that change who wins (RULES.md §2).
+
+    >>> Rules().win_thirds, Rules(win_thirds=106)
+    (107, Rules(win_thirds=106))
+    """
+
+    win_thirds: int = 107
+    """The declarer wins the game with at least this many thirds: 107 (36
+    points) by default, 106 where 35⅓ points are accepted."""
+
+
+def legal_replies(hand: Hand, led: Card) -> Hand:
+    """The cards of ``hand`` that may answer the card ``led``: the led suit if
+    held, else a tarock if held, else any card.
+
+    >>> from kosolve.cards import parse_hand, hand_names, HK
+    >>> hand_names(legal_replies(parse_hand(["XX", "S7", "C7"]), HK))
+    ['XX']
+    """
+    follow = hand & SUIT_MASKS[suit_of(led)]
+    if follow:
+        return follow
+    trumps = hand & SUIT_MASKS[TAROCK]
+    return trumps if trumps else hand
+
+
+def reply_wins(led: Card, reply: Card) -> bool:
+    """Whether ``reply`` beats the card ``led``: the higher tarock wins, and
+    with no tarock in the trick the higher card of the led suit.
+
+    >>> from kosolve.cards import HK, H4, PAGAT, SK
+    >>> reply_wins(HK, H4), reply_wins(HK, PAGAT), reply_wins(H4, SK)
+    (False, True, False)
+    """
+    if suit_of(reply) == TAROCK:
+        return suit_of(led) != TAROCK or reply > led
+    return suit_of(reply) == suit_of(led) and reply > led
+
+
+def trick_thirds(first: Card, second: Card) -> int:
+    """What a trick of two cards is worth to its winner, in thirds.
+
+    >>> from kosolve.cards import HK, SKUS
+    >>> trick_thirds(HK, SKUS)  # 10 - 4/3 points
+    26
+    """
+    return 3 * (CARD_VALUES[first] + CARD_VALUES[second]) - 4
+
+
+class LegalMoves(Sequence[Card]):
+    """A live view of the cards the player to move may play, lowest bit
+    first."""
+
+    def __init__(self, position: Position) -> None:
+        self._position = position
+
+    def mask(self) -> Hand:
+        pos = self._position
+        hand = pos.hands[pos.turn]
+        return legal_replies(hand, pos.trick[0]) if pos.trick else hand
+
+    def __iter__(self) -> Iterator[Card]:
+        return reversed(list(cards_of(self.mask())))
+
+    def __len__(self) -> int:
+        return self.mask().bit_count()
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return list(self)[index]
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < 64 and bool(self.mask() >> card & 1)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(card_name(c) for c in self)})>"
+
+
+class Position:
+    """A position of play: both hands, the trick on the table, who leads, and
+    what each player has counted so far.
+
+    ``piles`` are the cards already counted for each player before play
+    (discards and talon cards); ``None`` means they are unknown and the
+    counting covers the tricks only.
+    """
+
+    def __init__(
+        self,
+        hands: tuple[Hand, Hand],
+        *,
+        declarer: Seat,
+        leader: Seat = FOREHAND,
+        piles: tuple[Hand, Hand] | None = None,
+    ) -> None:
+        self.hands = list(hands)
+        self.declarer = declarer
+        self.leader = leader
+        self.piles = piles
+        self.trick: list[Card] = []
+        self.trick_thirds = [0, 0]
+        self.tricks_won = [0, 0]
+        self.move_stack: list[Card] = []
+        self._leaders: list[Seat] = []
+
+    @property
+    def turn(self) -> Seat:
+        """The seat to play the next card."""
+        return self.leader if not self.trick else 1 - self.leader
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def is_over(self) -> bool:
+        return not self.trick and not (self.hands[0] | self.hands[1])
+
+    def push(self, card: Card) -> None:
+        """Play ``card`` for the player to move.
+
+        Raises :class:`IllegalMoveError` with the rule it breaks."""
+        seat = self.turn
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise IllegalMoveError(f"{card_name(card)} is not in the {seat_name(seat)}'s hand")
+        if self.trick and card not in self.legal_moves:
+            led = self.trick[0]
+            if hand & SUIT_MASKS[suit_of(led)]:
+                rule = "must follow suit" if suit_of(led) != TAROCK else "must follow a tarock lead with a tarock"
+            else:
+                rule = "cannot follow suit and must play a tarock"
+            raise IllegalMoveError(f"{card_name(card)} is illegal on {card_name(led)}: the {seat_name(seat)} {rule}")
+        self.hands[seat] = hand & ~(1 << card)
+        self.move_stack.append(card)
+        self._leaders.append(self.leader)
+        if not self.trick:
+            self.trick.append(card)
+            return
+        led = self.trick.pop()
+        winner = 1 - self.leader if reply_wins(led, card) else self.leader
+        self.trick_thirds[winner] += trick_thirds(led, card)
+        self.tricks_won[winner] += 1
+        self.leader = winner
+
+    def push_name(self, name: str) -> None:
+        self.push(parse_card(name))
+
+    def pop(self) -> Card:
+        """Take back the last card played."""
+        card = self.move_stack.pop()
+        leader = self._leaders.pop()
+        if self.trick:
+            self.hands[leader] |= 1 << card
+            self.trick.clear()
+        else:
+            self.hands[1 - leader] |= 1 << card
+            led = self.move_stack[-1]
+            winner = self.leader
+            self.trick_thirds[winner] -= trick_thirds(led, card)
+            self.tricks_won[winner] -= 1
+            self.trick.append(led)
+        self.leader = leader
+        return card
+
+    def declarer_thirds(self) -> int:
+        """The declarer's thirds so far: his pile (when known) and his tricks."""
+        pile = thirds_of(self.piles[self.declarer]) if self.piles is not None else 0
+        return pile + self.trick_thirds[self.declarer]
+
+    def copy(self) -> Position:
+        other = Position(tuple(self.hands), declarer=self.declarer, leader=self.leader, piles=self.piles)  # type: ignore[arg-type]
+        other.trick = list(self.trick)
+        other.trick_thirds = list(self.trick_thirds)
+        other.tricks_won = list(self.tricks_won)
+        other.move_stack = list(self.move_stack)
+        other._leaders = list(self._leaders)
+        return other
+
+    def __repr__(self) -> str:
+        hands = ", ".join(f"{seat_name(s)}={' '.join(hand_names(self.hands[s]))}" for s in SEATS)
+        table = f", table={card_name(self.trick[0])}" if self.trick else ""
+        return f"<Position {hands}, leader={seat_name(self.leader)}{table}>"
+
