@@ -251,8 +251,8 @@ cdef class Solver:
         that card, including what it wins now."""
         cdef int8_t moves[MAX_MOVES]
         cdef int values[64]
-        cdef int n, i, card, gain, guess, rep
-        cdef SearchState root
+        cdef int n, i, card, gain, guess
+        cdef SearchState root, child
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
         root = self.state
@@ -262,19 +262,21 @@ cdef class Solver:
             n = ordered_moves(&root, moves)
             guess = thirds_in_play(&root) // 2
             for i in range(n):
-                self.state = root
                 card = moves[i]
-                gain = play(&self.state, card)
-                values[card] = gain + exact_value(&self.state, guess - gain)
+                child = root
+                gain = play(&child, card)
+                values[card] = gain + exact_value(&child, guess - gain)
                 guess = values[card]
-            self.state = root
+                root.nodes = child.nodes
+        self.state.nodes = root.nodes
         result = []
-        rep = NO_CARD
+        rep = previous = NO_CARD
         for card in range(54):
             if legal >> card & 1:
-                if not _same_group(rep, card, in_play):
+                if not _same_group(previous, card, in_play):
                     rep = card
                 result.append((card, values[rep]))
+                previous = card
         return result
 
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
@@ -282,7 +284,7 @@ cdef class Solver:
         cdef int8_t moves[MAX_MOVES]
         cdef int n, i, value, gain, target, card
         cdef bint maximizing, found
-        cdef SearchState parent
+        cdef SearchState parent, child
         self._set(forehand, dealer, leader, declarer, led)
         result = []
         with nogil:
@@ -294,19 +296,21 @@ cdef class Solver:
             with nogil:
                 n = ordered_moves(&parent, moves)
                 for i in range(n):
-                    self.state = parent
+                    child = parent
                     card = moves[i]
-                    gain = play(&self.state, card)
+                    gain = play(&child, card)
                     target = value - gain
                     if maximizing:
-                        found = search(&self.state, target) >= target
+                        found = search(&child, target) >= target
                     else:
-                        found = search(&self.state, target + 1) <= target
+                        found = search(&child, target + 1) <= target
+                    parent.nodes = child.nodes
                     if found:
                         value = target
                         break
             if not found:
                 raise RuntimeError("no move keeps the value: the search is inconsistent")
+            self.state = child
             result.append(card)
         return result
 
@@ -325,7 +329,7 @@ cdef class Solver:
 
 
 def _same_group(int previous, int card, Hand in_play):
-    """Whether ``card`` is equivalent to the lower legal card ``previous``."""
+    """Whether ``card`` is equivalent to ``previous``, the next lower legal card."""
     cdef int8_t moves[MAX_MOVES]
     if previous == NO_CARD:
         return False
