@@ -4,6 +4,8 @@
 files by module name (``kosolve/_tt.pxd``), not by folder, so the build hands
 Cython an include directory in which ``kosolve`` is a link to ``solver/``.
 Set ``KOSOLVE_DEBUG=1`` to build with bounds checks and C assertions on.
+On an x86-64 machine with BMI2 the table keys use its bit gather/scatter
+instructions; ``KOSOLVE_PORTABLE=1`` builds the plain-C fallback instead.
 """
 
 import os
@@ -15,6 +17,15 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
 DEBUG = os.environ.get("KOSOLVE_DEBUG", "") not in ("", "0")
+PORTABLE = os.environ.get("KOSOLVE_PORTABLE", "") not in ("", "0")
+
+
+def cpu_has_bmi2() -> bool:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            return any(line.startswith("flags") and " bmi2" in line for line in cpuinfo)
+    except OSError:
+        return False
 
 
 def cython_include_dir() -> str:
@@ -39,6 +50,8 @@ if sys.platform == "win32":
     compile_args = ["/O2"]
 else:
     compile_args = ["-O3"] + ([] if not DEBUG else ["-UNDEBUG", "-O1", "-g"])
+    if not PORTABLE and cpu_has_bmi2():
+        compile_args.append("-mbmi2")
 
 extensions = [
     Extension(

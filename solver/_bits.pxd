@@ -19,6 +19,25 @@ cdef extern from *:
     #define KOSOLVE_VALUE_PLANE0 0x50505050ULL
     #define KOSOLVE_VALUE_PLANE1 0x60606060ULL
     #define KOSOLVE_VALUE_PLANE2 0x0030000180808080ULL
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #define KOSOLVE_PEXT(x, m) _pext_u64(x, m)
+    #define KOSOLVE_PDEP(x, m) _pdep_u64(x, m)
+    #else
+    #define KOSOLVE_PEXT(x, m) kosolve_soft_pext(x, m)
+    #define KOSOLVE_PDEP(x, m) kosolve_soft_pdep(x, m)
+    #endif
+    /* Bit gather and scatter without BMI2: one step a bit of the mask. */
+    static inline unsigned long long kosolve_soft_pext(unsigned long long x, unsigned long long m) {
+        unsigned long long r = 0, k = 1;
+        for (; m; m &= m - 1, k <<= 1) if (x & m & -m) r |= k;
+        return r;
+    }
+    static inline unsigned long long kosolve_soft_pdep(unsigned long long x, unsigned long long m) {
+        unsigned long long r = 0, k = 1;
+        for (; m; m &= m - 1, k <<= 1) if (x & k) r |= m & -m;
+        return r;
+    }
     #if defined(__GNUC__) || defined(__clang__)
     #define KOSOLVE_POPCOUNT(x) __builtin_popcountll(x)
     #define KOSOLVE_LOWEST(x) __builtin_ctzll(x)
@@ -39,6 +58,10 @@ cdef extern from *:
     int popcount "KOSOLVE_POPCOUNT"(Hand x) noexcept nogil
     int lowest_card "KOSOLVE_LOWEST"(Hand x) noexcept nogil
     int highest_card "KOSOLVE_HIGHEST"(Hand x) noexcept nogil
+    Hand gather_bits "KOSOLVE_PEXT"(Hand x, Hand mask) noexcept nogil
+    Hand scatter_bits "KOSOLVE_PDEP"(Hand x, Hand mask) noexcept nogil
+    Hand soft_gather_bits "kosolve_soft_pext"(Hand x, Hand mask) noexcept nogil
+    Hand soft_scatter_bits "kosolve_soft_pdep"(Hand x, Hand mask) noexcept nogil
 
 
 cdef inline Hand bit(int card) noexcept nogil:

@@ -14,7 +14,7 @@ from kosolve._bits cimport (
 )
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
-    TTEntry, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_probe, tt_release, tt_store,
+    TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move, tt_probe, tt_release, tt_store,
 )
 
 DEFAULT_TT_MB = 64.0
@@ -23,13 +23,13 @@ DEFAULT_TT_MB = 64.0
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
-    cdef int remaining, tt_move = NO_CARD, n, i, card, value
+    cdef int remaining, tt_move_card = NO_CARD, n, i, card, value
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
     cdef int best = -1 if maximizing else 1 << 14
     cdef int best_move = NO_CARD
     cdef int8_t moves[MAX_MOVES]
-    cdef uint64_t key
+    cdef TTKey key
     cdef TTEntry* entry
     if not in_play:
         return 0
@@ -38,15 +38,15 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
         return remaining
     if beta <= 0:
         return 0
-    key = tt_key(forehand, s.hand[1], leader, s.declarer)
-    entry = tt_probe(s.tt, forehand, key)
+    tt_key(&key, forehand, s.hand[1], leader, s.declarer)
+    entry = tt_probe(s.tt, &key)
     if entry != NULL:
         if entry.lower >= beta:
             return entry.lower
         if entry.upper < beta:
             return entry.upper
-        tt_move = entry.move
-    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, moves)
+        tt_move_card = tt_move(&key, entry)
+    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move_card, moves)
     for i in range(n):
         card = moves[i]
         s.hand[leader] ^= bit(card)
@@ -66,7 +66,7 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
             best_move = card
             if best < beta:
                 break
-    tt_store(s.tt, forehand, key, best, beta, best_move)
+    tt_store(s.tt, &key, best, beta, best_move)
     return best
 
 
@@ -167,14 +167,11 @@ cdef inline Hand cards_in_play(SearchState* s) noexcept nogil:
 
 cdef int ordered_moves(SearchState* s, int8_t* moves) noexcept nogil:
     """The representatives of the legal cards, in search order."""
-    cdef int tt_move = NO_CARD
-    cdef TTEntry* entry
+    cdef TTKey key
     if s.led != NO_CARD:
         return order_replies(legal_cards(s), cards_in_play(s), s.led, moves)
-    entry = tt_probe(s.tt, s.hand[0], tt_key(s.hand[0], s.hand[1], s.leader, s.declarer))
-    if entry != NULL:
-        tt_move = entry.move
-    return order_leads(s.hand[s.leader], s.hand[1 - s.leader], tt_move, moves)
+    tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer)
+    return order_leads(s.hand[s.leader], s.hand[1 - s.leader], tt_move(&key, tt_probe(s.tt, &key)), moves)
 
 
 def _check_position(Hand forehand, Hand dealer, int leader, int declarer, int led):
@@ -360,9 +357,9 @@ def _py_representatives(Hand candidates, Hand in_play):
     return [moves[i] for i in range(n)]
 
 
-def _py_order_leads(Hand own, Hand opponent, int tt_move=NO_CARD):
+def _py_order_leads(Hand own, Hand opponent, int first=NO_CARD):
     cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_leads(own, opponent, tt_move, moves)
+    cdef int n = order_leads(own, opponent, first, moves)
     return [moves[i] for i in range(n)]
 
 
