@@ -10,7 +10,8 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    NO_CARD, Hand, bit, legal_replies, pile_thirds, reply_wins, trick_thirds, card_value,
+    NO_CARD, TAROCKS, Hand, bit, card_value, highest_card, legal_replies, pile_thirds, popcount, reply_wins,
+    trick_thirds,
 )
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
@@ -20,10 +21,21 @@ from kosolve._tt cimport (
 DEFAULT_TT_MB = 64.0
 
 
+cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:
+    """Thirds that ``own`` takes whatever happens: each of its tarocks above
+    every tarock of ``other`` wins the trick it is played to, together with
+    a card of ``other`` worth at least 1."""
+    cdef Hand trumps = other & TAROCKS
+    cdef Hand top = own & TAROCKS
+    if trumps:
+        top &= ~(bit(highest_card(trumps) + 1) - 1)
+    return pile_thirds(top) + popcount(top)
+
+
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
-    cdef int remaining, tt_move_card = NO_CARD, n, i, card, value
+    cdef int bound, tt_move_card = NO_CARD, n, i, card, value
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
     cdef int best = -1 if maximizing else 1 << 14
@@ -33,11 +45,12 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef TTEntry* entry
     if not in_play:
         return 0
-    remaining = pile_thirds(in_play)
-    if beta > remaining:
-        return remaining
-    if beta <= 0:
-        return 0
+    bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - s.declarer], s.hand[s.declarer])
+    if beta > bound:
+        return bound
+    bound = sure_thirds(s.hand[s.declarer], s.hand[1 - s.declarer])
+    if beta <= bound:
+        return bound
     tt_key(&key, forehand, s.hand[1], leader, s.declarer)
     entry = tt_probe(s.tt, &key)
     if entry != NULL:
