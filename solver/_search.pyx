@@ -133,8 +133,11 @@ cdef int thirds_in_play(SearchState* s) noexcept nogil:
 
 cdef int exact_value(SearchState* s, int guess) noexcept nogil:
     """MTD(f): narrow [0, thirds in play] by null-window searches."""
-    cdef int lower = 0
-    cdef int upper = thirds_in_play(s)
+    return bounded_value(s, guess, 0, thirds_in_play(s))
+
+
+cdef int bounded_value(SearchState* s, int guess, int lower, int upper) noexcept nogil:
+    """MTD(f) on a value known to lie in [lower, upper]."""
     cdef int value = min(max(guess, lower), upper)
     cdef int beta
     while lower < upper:
@@ -261,7 +264,8 @@ cdef class Solver:
         that card, including what it wins now."""
         cdef int8_t moves[MAX_MOVES]
         cdef int values[64]
-        cdef int n, i, card, gain, guess
+        cdef int n, i, card, gain, best
+        cdef bint maximizing
         cdef SearchState root, child
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
@@ -269,14 +273,20 @@ cdef class Solver:
         in_play = cards_in_play(&root)
         legal = legal_cards(&root)
         with nogil:
+            # The position's value bounds every card's: no card does better
+            # for the side to move, so each search starts at that value.
+            best = exact_value(&root, thirds_in_play(&root) // 2)
+            maximizing = to_move(&root) == root.declarer
             n = ordered_moves(&root, moves)
-            guess = thirds_in_play(&root) // 2
             for i in range(n):
                 card = moves[i]
                 child = root
                 gain = play(&child, card)
-                values[card] = gain + exact_value(&child, guess - gain)
-                guess = values[card]
+                if maximizing:
+                    values[card] = gain + bounded_value(&child, best - gain, 0, best - gain)
+                else:
+                    values[card] = gain + bounded_value(&child, best - gain, max(best - gain, 0),
+                                                        thirds_in_play(&child))
                 root.nodes = child.nodes
         self.state.nodes = root.nodes
         result = []
