@@ -100,13 +100,14 @@ class CardError(ValueError):
 def parse_card(name: str) -> Card:
     """The card with the given name.
 
-    Canonical names are accepted in any letter case, and so are the Unicode
-    suit symbols and a few common spellings of the trull.
+    Canonical names are accepted in any letter case where that is not
+    ambiguous (``SK`` is the king of spades, ``Sk`` the Sküs), and so are
+    the Unicode suit symbols and a few common spellings of the trull.
 
-    >>> parse_card("sk") == parse_card("Sküs") == SKUS
-    True
-    >>> parse_card("♠10") == S10
-    True
+    >>> parse_card("Sk") == parse_card("sküs") == SKUS, parse_card("SK") == SK
+    (True, True)
+    >>> parse_card("♠10") == S10, parse_card("xxi") == MOND
+    (True, True)
     >>> parse_card("H10")
     Traceback (most recent call last):
     ...
@@ -115,16 +116,20 @@ def parse_card(name: str) -> Card:
     key = name.strip()
     for symbol, letter in zip(SUIT_SYMBOLS[:4], SUIT_LETTERS[:4]):
         key = key.replace(symbol, letter)
+    if key in _BY_NAME:
+        return _BY_NAME[key]
     upper = key.upper()
     if upper in _ALIASES:
         return _ALIASES[upper]
-    card = _BY_UPPER_NAME.get(upper)
+    if upper == "SK":
+        raise CardError(f"ambiguous card {name!r}: write SK for the king of spades, Sk for the Sküs")
+    card = _BY_NAME.get(upper)
     if card is None:
         raise CardError(f"unknown card {name!r}")
     return card
 
 
-_BY_UPPER_NAME: Final = {name.upper(): card for card, name in enumerate(CARD_NAMES)}
+_BY_NAME: Final = {name: card for card, name in enumerate(CARD_NAMES)}
 
 
 def card_name(card: Card) -> str:
@@ -188,6 +193,10 @@ def parse_hand(names: Iterable[str]) -> Hand:
     Traceback (most recent call last):
     ...
     kosolve.cards.CardError: card 'hk' named twice
+    >>> parse_hand(["sk"])
+    Traceback (most recent call last):
+    ...
+    kosolve.cards.CardError: ambiguous card 'sk': write SK for the king of spades, Sk for the Sküs
     """
     hand = 0
     for name in names:
