@@ -76,7 +76,7 @@ cdef inline int order_leads(Hand own, Hand opponent, int tt_move, int8_t* moves)
         elif lead_wins(card, opponent):
             scores[i] = WIN_SCORE + 64 * card_value(card) - card
         else:
-            scores[i] = LOSE_SCORE - 64 * card_value(card) - card
+            scores[i] = LOSE_SCORE - 64 * card_value(card) - (card & 7) * 4 - (256 if card >= 32 else 0)
     sort_by_score(moves, scores, n)
     return n
 

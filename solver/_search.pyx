@@ -10,7 +10,7 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    NO_CARD, TAROCKS, Hand, bit, card_value, highest_card, legal_replies, pile_thirds, popcount, reply_wins,
+    NO_CARD, TAROCKS, Hand, bit, card_value, highest_card, legal_replies, lowest_card, pile_thirds, popcount, reply_wins,
     trick_thirds,
 )
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
@@ -32,6 +32,15 @@ cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:
     return pile_thirds(top) + popcount(top)
 
 
+cdef inline int last_trick(SearchState* s) noexcept nogil:
+    """The last trick needs no search: each side has one card left."""
+    cdef int led = lowest_card(s.hand[s.leader])
+    cdef int reply = lowest_card(s.hand[1 - s.leader])
+    cdef int winner = 1 - s.leader if reply_wins(led, reply) else s.leader
+    s.nodes += 2
+    return trick_thirds(led, reply) if winner == s.declarer else 0
+
+
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
@@ -45,6 +54,8 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef TTEntry* entry
     if not in_play:
         return 0
+    if popcount(forehand) == 1:
+        return last_trick(s)
     bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - s.declarer], s.hand[s.declarer])
     if beta > bound:
         return bound
