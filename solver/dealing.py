@@ -1,0 +1,296 @@
+"""Realistic whole deals made by the dealing procedure of RULES.md §3.
+
+A deal is shuffled and dealt as at the table (talon, hand cards, personal
+cards), each player lays away eight hand cards, a simple strength estimate
+picks the declarer and his contract, and the declarer exchanges with the
+talon.  The players' choices follow plausible heuristics, not optimal play:
+the point is positions that look like the ones a solver is asked about.
+
+>>> from kosolve.cards import ALL_CARDS
+>>> deal = deal_game(random.Random(7))
+>>> deal.contract in CONTRACTS, [h.bit_count() for h in deal.hands]
+(True, [16, 16])
+>>> deal.hands[0] | deal.hands[1] | deal.piles[0] | deal.piles[1] == ALL_CARDS
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from kosolve.cards import (
+    CARD_VALUES,
+    KINGS,
+    SUIT_MASKS,
+    TAROCK,
+    TRULL,
+    Card,
+    Hand,
+    card_name,
+    cards_of,
+    mask_of,
+    suit_of,
+    thirds_of,
+)
+from kosolve.deal import Deal
+from kosolve.game import CONTRACTS, DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME, Position, Seat
+
+TALON_SIZE: Final = 6
+HAND_SIZE: Final = 16
+PERSONAL_SIZE: Final = 8
+DISCARD_SIZE: Final = 8
+PACKET: Final = 4
+
+KEPT: Final[Hand] = KINGS | TRULL
+"""Cards that may never be laid away."""
+TAROCKS: Final[Hand] = SUIT_MASKS[TAROCK]
+
+CONTRACT_THRESHOLDS: Final = {"zweiblatt": 18.5, "einblatt": 21.0, "solo": 23.0}
+"""The least hand strength (see :func:`hand_strength`) that bids each contract
+above Dreiblatt; tuned so that most deals are Dreiblatt or Zweiblatt and Solo
+is rare."""
+
+
+def discard_problem(hand: Hand, discard: Hand) -> str | None:
+    """Why laying away ``discard`` from ``hand`` breaks the discard rules, or
+    None when it is legal (RULES.md §3): the cards must be in the hand, no
+    king or trull card may go, and tarocks only when the hand has too few
+    other cards, then no more tarocks than needed.  The same rules govern the
+    declarer's lay-away after the talon exchange.
+
+    >>> from kosolve.cards import parse_hand
+    >>> hand = parse_hand(["HK", "HQ", "H4", "V", "VI"])
+    >>> discard_problem(hand, parse_hand(["HQ", "H4"])) is None
+    True
+    >>> discard_problem(hand, parse_hand(["HK", "H4"]))
+    'HK may not be laid away'
+    >>> discard_problem(hand, parse_hand(["H4", "V"]))
+    'lays away 1 tarock(s) but needs 0'
+    >>> discard_problem(hand, parse_hand(["HQ", "H4", "V"])) is None
+    True
+    """
+    if discard & ~hand:
+        return f"{card_name(next(cards_of(discard & ~hand)))} is not in the hand"
+    if discard & KEPT:
+        return f"{card_name(next(cards_of(discard & KEPT)))} may not be laid away"
+    plain = (hand & ~TAROCKS & ~KEPT).bit_count()
+    needed = max(0, discard.bit_count() - plain)
+    laid = (discard & TAROCKS).bit_count()
+    if laid != needed:
+        return f"lays away {laid} tarock(s) but needs {needed}"
+    return None
+
+
+def is_legal_discard(hand: Hand, discard: Hand) -> bool:
+    """Whether laying away ``discard`` from ``hand`` is legal; see
+    :func:`discard_problem`.
+
+    >>> from kosolve.cards import parse_hand
+    >>> is_legal_discard(parse_hand(["I", "H4"]), parse_hand(["I"]))
+    False
+    """
+    return discard_problem(hand, discard) is None
+
+
+def choose_discard(hand: Hand, count: int, rng: random.Random) -> Hand:
+    """A plausible legal lay-away of ``count`` cards from ``hand``.
+
+    The player voids his shortest suits without a king where the whole suit
+    fits, then lays away the cards of suits he cannot guard, valuable ones
+    first (they are safe in his own pile), and tarocks only when he must, the
+    lowest ones.  ``rng`` breaks ties.
+
+    >>> from kosolve.cards import parse_hand, hand_names
+    >>> hand = parse_hand(["HK", "HQ", "H4", "D1", "D2", "S7", "V", "Sk"])
+    >>> hand_names(choose_discard(hand, 3, random.Random(1)))  # void in spades and diamonds
+    ['D1', 'D2', 'S7']
+    """
+    plain = hand & ~TAROCKS & ~KEPT
+    tarocks = sorted(cards_of(hand & TAROCKS & ~KEPT))
+    if count > plain.bit_count() + len(tarocks):
+        raise ValueError(f"cannot lay away {count} cards from {plain.bit_count() + len(tarocks)} that may go")
+    if count >= plain.bit_count():
+        return plain | mask_of(tarocks[: count - plain.bit_count()])
+    noise = {card: rng.random() for card in cards_of(plain)}
+    chosen = 0
+    suits = [s for s in range(TAROCK) if plain & SUIT_MASKS[s] and not hand & KINGS & SUIT_MASKS[s]]
+    suits.sort(key=lambda s: ((hand & SUIT_MASKS[s]).bit_count(), rng.random()))
+    for suit in suits:
+        cards = plain & SUIT_MASKS[suit]
+        if cards.bit_count() <= count - chosen.bit_count():
+            chosen |= cards
+    rest = sorted(
+        cards_of(plain & ~chosen),
+        key=lambda c: (
+            bool(hand & KINGS & SUIT_MASKS[suit_of(c)]),
+            (hand & SUIT_MASKS[suit_of(c)]).bit_count(),
+            -CARD_VALUES[c],
+            noise[c],
+        ),
+    )
+    return chosen | mask_of(rest[: count - chosen.bit_count()])
+
+
+def hand_strength(hand: Hand) -> float:
+    """A rough bidding strength of a hand: tarocks, the high ones more, trull
+    cards and kings, and voids in the suits (which let tarocks trump).
+
+    >>> from kosolve.cards import parse_hand
+    >>> hand_strength(parse_hand(["Sk", "XXI", "I", "HK"]))  # 3 + 1 + 6 + 1.5 + 1.5
+    13.0
+    """
+    tarocks = hand & TAROCKS
+    strength = tarocks.bit_count() + 0.5 * (tarocks >> 48).bit_count()
+    strength += 2.0 * (hand & TRULL).bit_count() + 1.5 * (hand & KINGS).bit_count()
+    strength += 0.5 * sum(1 for s in range(TAROCK) if not hand & SUIT_MASKS[s])
+    return strength
+
+
+def bid(strength: float) -> str:
+    """The contract a player with this hand strength declares.
+
+    >>> bid(10.0), bid(19.0), bid(25.0)
+    ('dreiblatt', 'zweiblatt', 'solo')
+    """
+    contract = CONTRACTS[0]
+    for name, least in CONTRACT_THRESHOLDS.items():
+        if strength >= least:
+            contract = name
+    return contract
+
+
+def talon_options(contract: str, talon: Sequence[Card]) -> list[Hand]:
+    """The sets of talon cards the declarer may take (RULES.md §3): the top
+    or bottom three, the top, middle or bottom pair, any one card, or none.
+
+    >>> from kosolve.cards import hand_names
+    >>> [hand_names(o) for o in talon_options("dreiblatt", [48, 2, 20, 33, 10, 0])]
+    [['XVII', 'H2', 'SJ'], ['II', 'H4', 'D2']]
+    >>> talon_options("solo", [48, 2, 20, 33, 10, 0])
+    [0]
+    """
+    taken = TALON_CARDS_TAKEN[contract]
+    if taken == 0:
+        return [0]
+    if taken == 1:
+        return [1 << card for card in talon]
+    if taken == 2:
+        return [mask_of(talon[i : i + 2]) for i in range(0, TALON_SIZE, 2)]
+    return [mask_of(talon[:3]), mask_of(talon[3:])]
+
+
+def exchange(hand: Hand, contract: str, talon: Sequence[Card], rng: random.Random) -> tuple[Hand, Hand, Hand]:
+    """The declarer's talon exchange: ``(new hand, cards laid away, talon
+    cards left to the defender)``.  He takes the option whose resulting hand
+    is strongest, counting half a strength point per point of card value laid
+    away and against the cards left to the defender.
+
+    >>> from kosolve.cards import HEARTS, DIAMONDS, hand_names
+    >>> hand = SUIT_MASKS[HEARTS] | SUIT_MASKS[DIAMONDS]
+    >>> hand, laid, left = exchange(hand, "einblatt", [20, 53, 21, 50, 49, 48], random.Random(2))
+    >>> hand_names(hand & TAROCKS), hand_names(laid), len(hand_names(left))
+    (['Sk'], ['HQ'], 5)
+    """
+    talon_mask = mask_of(talon)
+    best: tuple[float, Hand, Hand, Hand] | None = None
+    for taken in talon_options(contract, talon):
+        full = hand | taken
+        laid = choose_discard(full, taken.bit_count(), rng)
+        left = talon_mask & ~taken
+        score = hand_strength(full & ~laid) + (thirds_of(laid) - thirds_of(left)) / 6
+        if best is None or score > best[0]:
+            best = (score, full & ~laid, laid, left)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _deal_cards(rng: random.Random) -> tuple[list[Card], list[Hand], list[Hand]]:
+    """Shuffle and deal: the talon (top first), then packets of four to
+    forehand and dealer in turn -- two rounds of hand cards, two of personal
+    cards, two more of hand cards -- as the seed describes."""
+    pack = list(range(54))
+    rng.shuffle(pack)
+    talon, rest = pack[:TALON_SIZE], pack[TALON_SIZE:]
+    hands = [0, 0]
+    personal = [0, 0]
+    rounds = (hands, hands, personal, personal, hands, hands)
+    for index, target in enumerate(rounds):
+        for seat in (FOREHAND, DEALER):
+            start = (2 * index + seat) * PACKET
+            target[seat] |= mask_of(rest[start : start + PACKET])
+    return talon, hands, personal
+
+
+def deal_game(rng: random.Random) -> Deal:
+    """A whole deal at trick 1, from shuffle to talon exchange.
+
+    >>> from kosolve.game import seat_name
+    >>> deal = deal_game(random.Random(3))
+    >>> deal.contract, seat_name(deal.declarer)
+    ('zweiblatt', 'dealer')
+    >>> [p.bit_count() for p in deal.piles]  # 8 + 4 talon cards left, 8 + 2 laid away
+    [12, 10]
+    """
+    talon, hands, personal = _deal_cards(rng)
+    piles = [0, 0]
+    for seat in (FOREHAND, DEALER):
+        piles[seat] = choose_discard(hands[seat], DISCARD_SIZE, rng)
+        hands[seat] = hands[seat] & ~piles[seat] | personal[seat]
+    strengths = [hand_strength(h) for h in hands]
+    # The forehand speaks first, so he keeps the game on equal strength.
+    declarer: Seat = DEALER if strengths[DEALER] > strengths[FOREHAND] else FOREHAND
+    contract = bid(strengths[declarer])
+    hand, laid, left = exchange(hands[declarer], contract, talon, rng)
+    hands[declarer] = hand
+    piles[declarer] |= laid
+    piles[1 - declarer] |= left
+    return Deal(contract, declarer, (hands[0], hands[1]), piles=(piles[0], piles[1]), leader=FOREHAND)
+
+
+def deal_games(n: int, seed: int) -> list[Deal]:
+    """``n`` deals, the same for the same ``seed``.
+
+    >>> deal_games(2, seed=5) == deal_games(2, seed=5)
+    True
+    """
+    rng = random.Random(seed)
+    return [deal_game(rng) for _ in range(n)]
+
+
+def random_ending(rng: random.Random, max_tricks: int) -> Deal:
+    """A deal played on with random legal cards until at most ``max_tricks``
+    tricks remain.  The returned deal starts at that trick boundary: its
+    hands are the cards left, its piles include the tricks each side has
+    taken, and its leader is the winner of the last trick.
+
+    >>> ending = random_ending(random.Random(4), 5)
+    >>> [h.bit_count() for h in ending.hands]
+    [5, 5]
+    >>> sum(thirds_of(p) for p in ending.piles) + thirds_of(ending.hands[0] | ending.hands[1])
+    210
+    """
+    if not 0 <= max_tricks <= TRICKS_PER_GAME:
+        raise ValueError(f"max_tricks must be 0 to {TRICKS_PER_GAME}, not {max_tricks}")
+    deal = deal_game(rng)
+    assert deal.piles is not None
+    position = deal.position()
+    piles = list(deal.piles)
+    while position.hands[0].bit_count() > max_tricks:
+        led = _random_card(position, rng)
+        reply = _random_card(position, rng)
+        piles[position.leader] |= (1 << led) | (1 << reply)
+    return Deal(
+        deal.contract,
+        deal.declarer,
+        (position.hands[0], position.hands[1]),
+        piles=(piles[0], piles[1]),
+        leader=position.leader,
+    )
+
+
+def _random_card(position: Position, rng: random.Random) -> Card:
+    card: Card = rng.choice(list(position.legal_moves))
+    position.push(card)
+    return card

@@ -1,0 +1,197 @@
+"""Deals made by the dealing procedure follow RULES.md §3."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kosolve.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, mask_of, parse_hand, thirds_of
+from kosolve.deal import Deal
+from kosolve.dealing import (
+    _deal_cards,
+    choose_discard,
+    deal_game,
+    deal_games,
+    discard_problem,
+    exchange,
+    is_legal_discard,
+    random_ending,
+    talon_options,
+)
+from kosolve.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
+
+TAROCKS = SUIT_MASKS[TAROCK]
+DEALS = deal_games(300, seed=11)
+
+
+def _disjoint_cover(parts: list[int]) -> bool:
+    union = 0
+    for part in parts:
+        if union & part:
+            return False
+        union |= part
+    return union == ALL_CARDS
+
+
+def test_dealing_gives_talon_hands_and_personal_cards_all_54_once() -> None:
+    talon, hands, personal = _deal_cards(random.Random(3))
+    assert len(talon) == 6
+    assert [h.bit_count() for h in hands] == [16, 16]
+    assert [p.bit_count() for p in personal] == [8, 8]
+    assert _disjoint_cover([mask_of(talon), *hands, *personal])
+
+
+@pytest.mark.parametrize("deal", DEALS[:100])
+def test_deal_holds_every_card_once_with_the_right_counts(deal: Deal) -> None:
+    assert deal.piles is not None
+    assert deal.contract in CONTRACTS
+    assert deal.leader == FOREHAND
+    assert [h.bit_count() for h in deal.hands] == [16, 16]
+    assert _disjoint_cover([*deal.hands, *deal.piles])
+    taken = TALON_CARDS_TAKEN[deal.contract]
+    assert deal.piles[deal.declarer].bit_count() == 8 + taken
+    assert deal.piles[1 - deal.declarer].bit_count() == 8 + 6 - taken
+
+
+def test_piles_never_hold_kings_or_trull_cards_laid_away() -> None:
+    # Kings and trull cards only reach a pile as untaken talon cards, so the
+    # declarer's pile never holds one.
+    for deal in DEALS:
+        assert deal.piles is not None
+        assert not deal.piles[deal.declarer] & (KINGS | TRULL)
+
+
+def test_contracts_are_mostly_low_and_solo_rare() -> None:
+    counts = {c: sum(d.contract == c for d in DEALS) for c in CONTRACTS}
+    assert counts["dreiblatt"] + counts["zweiblatt"] > len(DEALS) // 2
+    assert counts["dreiblatt"] > counts["einblatt"] > counts["solo"]
+    assert 0 < counts["solo"] < len(DEALS) // 10
+
+
+def test_both_seats_declare() -> None:
+    assert {d.declarer for d in DEALS} == {0, 1}
+
+
+def test_deals_are_reproducible_and_seeds_differ() -> None:
+    assert deal_games(20, seed=4) == deal_games(20, seed=4)
+    assert deal_games(20, seed=4) != deal_games(20, seed=5)
+    assert len({(d.hands, d.piles) for d in deal_games(20, seed=4)}) == 20
+
+
+def test_discard_rules() -> None:
+    hand = parse_hand(["HK", "HQ", "H4", "I", "V", "VI"])
+    assert discard_problem(hand, parse_hand(["HQ", "H4"])) is None
+    assert discard_problem(hand, parse_hand(["SQ"])) == "SQ is not in the hand"
+    assert discard_problem(hand, parse_hand(["I"])) == "I may not be laid away"
+    assert discard_problem(hand, parse_hand(["HK"])) == "HK may not be laid away"
+    assert discard_problem(hand, parse_hand(["H4", "V"])) == "lays away 1 tarock(s) but needs 0"
+    # Three cards from two plain ones: exactly one tarock must go.
+    assert is_legal_discard(hand, parse_hand(["HQ", "H4", "VI"]))
+    assert not is_legal_discard(hand, parse_hand(["HQ", "V", "VI"]))
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_chosen_discards_are_legal(seed: int) -> None:
+    rng = random.Random(seed)
+    pack = list(range(54))
+    rng.shuffle(pack)
+    # Tarock-heavy hands too, where tarocks must go.
+    size = 16 + seed % 4
+    hand = mask_of(pack[:size]) if seed % 2 else mask_of(sorted(pack, reverse=True)[:size])
+    for count in (1, 3, 8):
+        discard = choose_discard(hand, count, rng)
+        assert discard.bit_count() == count
+        assert discard_problem(hand, discard) is None
+
+
+def test_choose_discard_lays_tarocks_only_when_forced() -> None:
+    hand = KINGS | parse_hand(["H4", "I", "XXI", "Sk", "II", "III", "XX"])
+    discard = choose_discard(hand, 3, random.Random(0))
+    assert discard == parse_hand(["H4", "II", "III"])
+
+
+def test_choose_discard_refuses_an_impossible_count() -> None:
+    with pytest.raises(ValueError, match="cannot lay away"):
+        choose_discard(KINGS | TRULL | parse_hand(["H4"]), 2, random.Random(0))
+
+
+def test_talon_options_follow_the_contract() -> None:
+    talon = [0, 9, 18, 27, 36, 45]
+    assert talon_options("dreiblatt", talon) == [mask_of(talon[:3]), mask_of(talon[3:])]
+    assert talon_options("zweiblatt", talon) == [mask_of(talon[i : i + 2]) for i in (0, 2, 4)]
+    assert talon_options("einblatt", talon) == [1 << c for c in talon]
+    assert talon_options("solo", talon) == [0]
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_exchange_takes_an_allowed_option_and_lays_away_legally(contract: str) -> None:
+    for seed in range(30):
+        rng = random.Random(seed)
+        talon, hands, _ = _deal_cards(rng)
+        talon_mask = mask_of(talon)
+        hand, laid, left = exchange(hands[0], contract, talon, rng)
+        taken = (hand | laid) & talon_mask
+        assert taken in talon_options(contract, talon)
+        assert taken.bit_count() == TALON_CARDS_TAKEN[contract]
+        assert left == talon_mask & ~taken
+        assert hand | laid == hands[0] | taken and not hand & laid
+        assert hand.bit_count() == 16
+        assert discard_problem(hand | laid, laid) is None
+
+
+def test_exchange_takes_the_stronger_talon_half() -> None:
+    hand = parse_hand(["HK", "HQ", "HC", "HJ", "H1", "H2", "H3", "H4", "DK", "DQ", "DC", "DJ", "D1", "D2", "D3", "D4"])
+    talon = [53, 52, 51, 0 + 16, 1 + 16, 2 + 16]  # Sk XXI XX on top, spade pips below
+    new_hand, _, left = exchange(hand, "dreiblatt", talon, random.Random(0))
+    assert new_hand & TRULL == parse_hand(["Sk", "XXI"])
+    assert left == parse_hand(["S7", "S8", "S9"])
+
+
+@pytest.mark.parametrize("tricks", [0, 1, 4, 8, 16])
+def test_endings_are_legal_positions(tricks: int) -> None:
+    rng = random.Random(tricks)
+    for _ in range(20):
+        ending = random_ending(rng, tricks)
+        assert ending.piles is not None
+        assert [h.bit_count() for h in ending.hands] == [tricks, tricks]
+        assert _disjoint_cover([*ending.hands, *ending.piles])
+        assert (
+            thirds_of(ending.piles[0]) + thirds_of(ending.piles[1]) + thirds_of(ending.hands[0] | ending.hands[1])
+            == 210
+        )
+        position = ending.position()
+        assert isinstance(position, Position) and not position.trick
+        # Play the ending out with the lowest legal card: every position reached is legal.
+        while not position.is_over():
+            position.push(next(iter(position.legal_moves)))
+
+
+def test_ending_piles_hold_the_tricks_won() -> None:
+    rng = random.Random(9)
+    start = random.Random(9)
+    deal = deal_game(start)
+    ending = random_ending(rng, 10)
+    assert ending.contract == deal.contract and ending.declarer == deal.declarer
+    assert deal.piles is not None and ending.piles is not None
+    played = (deal.hands[0] | deal.hands[1]) & ~(ending.hands[0] | ending.hands[1])
+    assert played.bit_count() == 12
+    gained = [ending.piles[s] & ~deal.piles[s] for s in (0, 1)]
+    assert gained[0] | gained[1] == played
+    assert all(g.bit_count() % 2 == 0 for g in gained)
+
+
+def test_random_ending_rejects_a_bad_trick_count() -> None:
+    with pytest.raises(ValueError, match="max_tricks"):
+        random_ending(random.Random(0), 17)
+
+
+def test_first_discard_lays_tarocks_exactly_when_forced() -> None:
+    for seed in range(50):
+        rng = random.Random(seed)
+        _, hands, _ = _deal_cards(rng)
+        for hand in hands:
+            discard = choose_discard(hand, 8, rng)
+            plain = (hand & ~TAROCKS & ~KINGS).bit_count()
+            assert (discard & TAROCKS).bit_count() == max(0, 8 - plain)
+            assert not discard & (KINGS | TRULL)
