@@ -1,18 +1,57 @@
 """A deal: the contract, who declares, both hands, the piles and the play so
 far, as read from a deal file (format version 1).
 
->>> from kosolve.cards import parse_hand
->>> deal = Deal("solo", FOREHAND, (parse_hand(["HK"]), parse_hand(["HQ"])))
+A deal file is a JSON object::
+
+    {"version": 1, "contract": "dreiblatt", "declarer": "forehand",
+     "hands": {"forehand": ["Sk", "XXI", ...], "dealer": ["HK", ...]},
+     "piles": {"forehand": [...], "dealer": [...]},
+     "leader": "forehand", "play": ["XIV", "XX", ...]}
+
+``piles``, ``leader`` (default forehand) and ``play`` are optional.  Every
+error names the file and the field in one line:
+
+>>> deal = parse_deal({"version": 1, "contract": "solo", "declarer": "forehand",
+...                    "hands": {"forehand": ["HK"], "dealer": ["HQ"]}}, "deal.json")
 >>> deal.position().declarer_thirds()
 0
+>>> parse_deal({"version": 1, "contract": "solo", "declarer": "forehand",
+...             "hands": {"forehand": ["HK"], "dealer": ["H10"]}}, "deal.json")
+Traceback (most recent call last):
+...
+kosolve.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10'
 """
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
-from kosolve.cards import Card, Hand, card_name
-from kosolve.game import FOREHAND, IllegalMoveError, Position, Seat
+from kosolve.cards import ALL_CARDS, CARD_NAMES, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
+from kosolve.game import (
+    CONTRACTS,
+    FOREHAND,
+    SEAT_NAMES,
+    SEATS,
+    TRICKS_PER_GAME,
+    IllegalMoveError,
+    Position,
+    Seat,
+    seat_name,
+)
+
+FORMAT_VERSION: Final = 1
+"""The deal file format this module reads and writes."""
+
+KEYS: Final = ("version", "contract", "declarer", "hands", "piles", "leader", "play")
+"""The keys of a deal file, in the order :func:`deal_to_json` writes them."""
+_REQUIRED: Final = ("version", "contract", "declarer", "hands")
+# Canonical names are matched exactly first: "SK" (the king of spades) and
+# "Sk" (the Sküs) differ only in letter case, which parse_card ignores.
+_CANONICAL: Final = {name: card for card, name in enumerate(CARD_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -44,3 +83,245 @@ class Deal:
                     f"card {index + 1} ({card_name(card)}, trick {index // 2 + 1}): {error}"
                 ) from None
         return position
+
+    @property
+    def first_trick(self) -> int:
+        """The number (1 to 16) of the first trick of these hands: a whole
+        game starts at trick 1, an ending of four cards each at trick 13.
+
+        >>> from kosolve.cards import parse_hand
+        >>> Deal("solo", FOREHAND, (parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"]))).first_trick
+        15
+        """
+        return TRICKS_PER_GAME + 1 - self.hands[FOREHAND].bit_count()
+
+
+class DealError(ValueError):
+    """A deal file that cannot be read or breaks the format or the rules;
+    the message is one line naming the file and the field."""
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value!r}" if len(value) <= 20 else "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+class _Parser:
+    """Parses one deal object; holds the source name for the messages and
+    where each card was first seen, to name both places of a card given
+    twice."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.seen: dict[Card, str] = {}
+
+    def error(self, field: str, message: str) -> DealError:
+        return DealError(f"{self.source}: {field}: {message}")
+
+    def choice(self, data: Mapping[str, object], key: str, choices: tuple[str, ...], what: str) -> str:
+        value = data[key]
+        if not isinstance(value, str):
+            raise self.error(key, f"expected a string, got {_json_type(value)}")
+        name = value.strip().lower()
+        if name not in choices:
+            expected = ", ".join(choices[:-1]) + " or " + choices[-1]
+            raise self.error(key, f"unknown {what} {value!r} (expected {expected})")
+        return name
+
+    def card(self, field: str, value: object) -> Card:
+        if not isinstance(value, str):
+            raise self.error(field, f"expected a card name, got {_json_type(value)}")
+        if value in _CANONICAL:
+            return _CANONICAL[value]
+        try:
+            return parse_card(value)
+        except CardError as error:
+            raise self.error(field, str(error)) from None
+
+    def card_list(self, field: str, value: object) -> list[Card]:
+        if not isinstance(value, list):
+            raise self.error(field, f"expected an array of card names, got {_json_type(value)}")
+        return [self.card(f"{field}[{index}]", item) for index, item in enumerate(value)]
+
+    def holding(self, field: str, value: object) -> Hand:
+        """A list of distinct cards, none of them seen in an earlier holding."""
+        hand = 0
+        for index, card in enumerate(self.card_list(field, value)):
+            place = f"{field}[{index}]"
+            if card in self.seen:
+                raise self.error(place, f"{card_name(card)} is also at {self.seen[card]}")
+            self.seen[card] = place
+            hand |= 1 << card
+        return hand
+
+    def seats(self, data: Mapping[str, object], key: str) -> tuple[Hand, Hand]:
+        value = data[key]
+        if not isinstance(value, Mapping):
+            raise self.error(key, f"expected an object with forehand and dealer, got {_json_type(value)}")
+        for name in value:
+            if name not in SEAT_NAMES:
+                raise self.error(f"{key}.{name}", "unknown seat (expected forehand and dealer)")
+        for name in SEAT_NAMES:
+            if name not in value:
+                raise self.error(key, f"{name} missing (give both forehand and dealer)")
+        forehand, dealer = (self.holding(f"{key}.{name}", value[name]) for name in SEAT_NAMES)
+        return forehand, dealer
+
+    def check_hands(self, hands: tuple[Hand, Hand]) -> None:
+        counts = [hand.bit_count() for hand in hands]
+        for seat in SEATS:
+            if not 1 <= counts[seat] <= TRICKS_PER_GAME:
+                raise self.error(
+                    f"hands.{seat_name(seat)}",
+                    f"{counts[seat]} cards (a hand holds 1 to {TRICKS_PER_GAME} cards when play starts)",
+                )
+        if counts[0] != counts[1]:
+            raise self.error("hands", f"unequal hands: forehand holds {counts[0]} cards, dealer {counts[1]}")
+
+    def check_piles(self, hands: tuple[Hand, Hand], piles: tuple[Hand, Hand]) -> None:
+        missing = ALL_CARDS & ~(hands[0] | hands[1] | piles[0] | piles[1])
+        if missing:
+            held = N_CARDS - missing.bit_count()
+            names = ", ".join(hand_names(missing))
+            raise self.error(
+                "piles", f"hands and piles hold {held} of the {N_CARDS} cards, they must hold all (missing {names})"
+            )
+
+    def play(self, value: object, position: Position, first_trick: int) -> tuple[Card, ...]:
+        cards = self.card_list("play", value)
+        room = position.hands[0].bit_count() + position.hands[1].bit_count()
+        if len(cards) > room:
+            raise self.error("play", f"{len(cards)} cards played, but the hands hold only {room}")
+        played: dict[Card, int] = {}
+        for index, card in enumerate(cards):
+            field = f"play[{index}]: trick {first_trick + index // 2}"
+            if card in played:
+                raise self.error(field, f"{card_name(card)} was already played at play[{played[card]}]")
+            try:
+                position.push(card)
+            except IllegalMoveError as error:
+                raise self.error(field, str(error)) from None
+            played[card] = index
+        return tuple(cards)
+
+    def deal(self, data: object) -> Deal:
+        if not isinstance(data, Mapping):
+            raise DealError(f"{self.source}: expected a JSON object (a deal), got {_json_type(data)}")
+        for key in data:
+            if key not in KEYS:
+                raise self.error(str(key), f"unknown key (a deal has {', '.join(KEYS)})")
+        for key in _REQUIRED:
+            if key not in data:
+                raise self.error(key, "required key missing")
+        version = data["version"]
+        if type(version) is not int or version != FORMAT_VERSION:
+            raise self.error("version", f"unsupported version {json.dumps(version)} (this kosolve reads version 1)")
+        contract = self.choice(data, "contract", CONTRACTS, "contract")
+        declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat"))
+        leader = SEAT_NAMES.index(self.choice(data, "leader", SEAT_NAMES, "seat")) if "leader" in data else FOREHAND
+        hands = self.seats(data, "hands")
+        self.check_hands(hands)
+        piles = None
+        if "piles" in data:
+            piles = self.seats(data, "piles")
+            self.check_piles(hands, piles)
+        deal = Deal(contract, declarer, hands, piles, leader)
+        if "play" not in data:
+            return deal
+        position = Position(hands, declarer=declarer, leader=leader, piles=piles)
+        play = self.play(data["play"], position, deal.first_trick)
+        return Deal(contract, declarer, hands, piles, leader, play)
+
+
+def parse_deal(data: object, source: str) -> Deal:
+    """The deal described by ``data``, a parsed deal file; ``source`` names
+    the file in the messages of :class:`DealError`.
+
+    >>> data = {"version": 1, "contract": "dreiblatt", "declarer": "dealer",
+    ...         "hands": {"forehand": ["HK", "H4"], "dealer": ["HQ", "I"]},
+    ...         "play": ["HK", "HQ"]}
+    >>> deal = parse_deal(data, "ending.json")
+    >>> hand_names(deal.hands[1]), len(deal.play)
+    (['I', 'HQ'], 2)
+    >>> parse_deal(dict(data, play=["HK", "I"]), "ending.json")
+    Traceback (most recent call last):
+    ...
+    kosolve.deal.DealError: ending.json: play[1]: trick 15: I is illegal on HK: the dealer must follow suit
+    """
+    return _Parser(source).deal(data)
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ValueError(f"{key}: key given twice")
+    return dict(pairs)
+
+
+def load_deal(path: str | os.PathLike[str]) -> Deal:
+    """The deal in the file at ``path``.  A file that is missing, not JSON
+    or not a valid deal raises :class:`DealError` naming the file.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "deal.json").write_text('{"version": 1,\\n "contract": }')
+    >>> load_deal(folder / "deal.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kosolve.deal.DealError: .../deal.json: line 2, column 14: broken JSON: Expecting value
+    """
+    source = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            text = file.read()
+    except OSError as error:
+        raise DealError(f"{source}: cannot read the file: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise DealError(f"{source}: not UTF-8 text (byte {error.start}: {error.reason})") from None
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as error:
+        raise DealError(f"{source}: line {error.lineno}, column {error.colno}: broken JSON: {error.msg}") from None
+    except ValueError as error:
+        raise DealError(f"{source}: {error}") from None
+    return parse_deal(data, source)
+
+
+def deal_to_json(deal: Deal) -> dict[str, object]:
+    """The deal file object of ``deal``, with canonical names; it reads back
+    as the same deal.
+
+    >>> from kosolve.cards import parse_hand
+    >>> deal = Deal("solo", FOREHAND, (parse_hand(["HK", "I"]), parse_hand(["HQ", "XX"])))
+    >>> deal_to_json(deal)["hands"]
+    {'forehand': ['I', 'HK'], 'dealer': ['XX', 'HQ']}
+    >>> parse_deal(deal_to_json(deal), "copy") == deal
+    True
+    """
+    data: dict[str, object] = {
+        "version": FORMAT_VERSION,
+        "contract": deal.contract,
+        "declarer": seat_name(deal.declarer),
+        "hands": {seat_name(seat): hand_names(deal.hands[seat]) for seat in SEATS},
+    }
+    if deal.piles is not None:
+        data["piles"] = {seat_name(seat): hand_names(deal.piles[seat]) for seat in SEATS}
+    data["leader"] = seat_name(deal.leader)
+    if deal.play:
+        data["play"] = [card_name(card) for card in deal.play]
+    return data
+
+
+__all__ = ["FORMAT_VERSION", "KEYS", "Deal", "DealError", "deal_to_json", "load_deal", "parse_deal"]

@@ -1,0 +1,213 @@
+"""Reading and writing deal files (format version 1)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kosolve.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
+from kosolve.deal import Deal, DealError, deal_to_json, load_deal, parse_deal
+from kosolve.game import DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+ENDING: dict[str, Any] = {
+    "version": 1,
+    "contract": "dreiblatt",
+    "declarer": "forehand",
+    "hands": {"forehand": ["XX", "HK", "H4"], "dealer": ["I", "HQ", "S7"]},
+}
+
+
+def ending(**changes: Any) -> dict[str, Any]:
+    data = copy.deepcopy(ENDING)
+    data.update(changes)
+    return data
+
+
+def error_of(data: object) -> str:
+    with pytest.raises(DealError) as caught:
+        parse_deal(data, "deal.json")
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def with_piles(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with piles holding every card not in its hands, split
+    between the seats."""
+    held = parse_hand(data["hands"]["forehand"]) | parse_hand(data["hands"]["dealer"])
+    rest = hand_names(ALL_CARDS & ~held)
+    return dict(data, piles={"forehand": rest[::2], "dealer": rest[1::2]})
+
+
+def test_a_minimal_deal_reads_with_defaults() -> None:
+    deal = parse_deal(ENDING, "deal.json")
+    assert deal.contract == "dreiblatt"
+    assert deal.declarer == FOREHAND
+    assert deal.leader == FOREHAND
+    assert deal.hands == (parse_hand(["XX", "HK", "H4"]), parse_hand(["I", "HQ", "S7"]))
+    assert deal.piles is None
+    assert deal.play == ()
+
+
+def test_leader_piles_and_play_are_read() -> None:
+    data = with_piles(ending(leader="dealer", declarer="dealer", play=["HQ", "HK", "XX"]))
+    deal = parse_deal(data, "deal.json")
+    assert deal.leader == DEALER
+    assert deal.declarer == DEALER
+    assert deal.piles is not None
+    assert deal.piles[FOREHAND] == parse_hand(data["piles"]["forehand"])
+    assert [card_name(card) for card in deal.play] == ["HQ", "HK", "XX"]
+
+
+def test_sk_and_sk_are_the_king_of_spades_and_the_skus() -> None:
+    deal = parse_deal(ending(hands={"forehand": ["SK"], "dealer": ["Sk"]}), "deal.json")
+    assert deal.hands == (1 << SK, 1 << SKUS)
+
+
+def test_lenient_spellings_are_accepted() -> None:
+    deal = parse_deal(ending(contract="Solo", hands={"forehand": ["hk"], "dealer": ["♥Q"]}), "deal.json")
+    assert deal.contract == "solo"
+    assert deal.hands == (parse_hand(["HK"]), parse_hand(["HQ"]))
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        Deal("solo", FOREHAND, (parse_hand(["HK"]), parse_hand(["HQ"]))),
+        parse_deal(with_piles(ending(leader="dealer", play=["HQ", "HK", "XX"])), "x"),
+        *(load_deal(path) for path in sorted(EXAMPLES.glob("*.json"))),
+    ],
+)
+def test_deal_to_json_round_trips(deal: Deal) -> None:
+    data = deal_to_json(deal)
+    assert parse_deal(json.loads(json.dumps(data)), "copy") == deal
+
+
+def test_deal_to_json_uses_canonical_names() -> None:
+    deal = parse_deal(ending(hands={"forehand": ["skus", "h4", "xx"], "dealer": ["pagat", "hq", "s7"]}), "d")
+    data = deal_to_json(deal)
+    assert data["hands"] == {"forehand": ["Sk", "XX", "H4"], "dealer": ["I", "HQ", "S7"]}
+    assert "piles" not in data and "play" not in data
+
+
+BAD_DEALS = [
+    (["not", "an", "object"], "deal.json: expected a JSON object (a deal), got an array"),
+    (ending(colour="red"), "deal.json: colour: unknown key"),
+    ({k: v for k, v in ENDING.items() if k != "hands"}, "deal.json: hands: required key missing"),
+    (ending(version=2), "deal.json: version: unsupported version 2"),
+    (ending(version=True), "deal.json: version: unsupported version true"),
+    (ending(version="1"), 'deal.json: version: unsupported version "1"'),
+    (ending(contract="dreiblat"), "deal.json: contract: unknown contract 'dreiblat'"),
+    (ending(contract=3), "deal.json: contract: expected a string, got the number 3"),
+    (ending(declarer="north"), "deal.json: declarer: unknown seat 'north'"),
+    (ending(leader="east"), "deal.json: leader: unknown seat 'east'"),
+    (ending(hands=[["HK"], ["HQ"]]), "deal.json: hands: expected an object with forehand and dealer, got an array"),
+    (ending(hands={"forehand": ["HK"]}), "deal.json: hands: dealer missing"),
+    (ending(hands={"forehand": ["HK"], "dealer": ["HQ"], "north": []}), "deal.json: hands.north: unknown seat"),
+    (ending(hands={"forehand": "HK", "dealer": ["HQ"]}), "deal.json: hands.forehand: expected an array of card"),
+    (ending(hands={"forehand": ["HK", 7], "dealer": ["HQ", "H4"]}), "deal.json: hands.forehand[1]: expected a card"),
+    (ending(hands={"forehand": ["HK"], "dealer": ["H10"]}), "deal.json: hands.dealer[0]: unknown card 'H10'"),
+    (ending(hands={"forehand": ["HK", "hk"], "dealer": ["HQ", "H4"]}), "deal.json: hands.forehand[1]: HK is also at"),
+    (
+        ending(hands={"forehand": ["HK", "I"], "dealer": ["HQ", "I"]}),
+        "deal.json: hands.dealer[1]: I is also at hands.forehand[1]",
+    ),
+    (ending(hands={"forehand": [], "dealer": []}), "deal.json: hands.forehand: 0 cards"),
+    (
+        ending(hands={"forehand": hand_names(ALL_CARDS)[:17], "dealer": hand_names(ALL_CARDS)[17:34]}),
+        "deal.json: hands.forehand: 17 cards",
+    ),
+    (
+        ending(hands={"forehand": ["HK", "H4"], "dealer": ["HQ"]}),
+        "deal.json: hands: unequal hands: forehand holds 2 cards, dealer 1",
+    ),
+    (dict(with_piles(ENDING), piles={"forehand": ["SK"]}), "deal.json: piles: dealer missing"),
+    (dict(with_piles(ENDING), piles={"forehand": ["SK"], "dealer": []}), "deal.json: piles: hands and piles hold 7 of"),
+    (
+        dict(with_piles(ENDING), piles={"forehand": ["HK"], "dealer": []}),
+        "deal.json: piles.forehand[0]: HK is also at hands.forehand[1]",
+    ),
+    (ending(play="HK"), "deal.json: play: expected an array of card names, got the string 'HK'"),
+    (ending(play=["HK", "HQ", "XX", "I", "H4", "S7", "HK"]), "deal.json: play: 7 cards played, but the hands hold"),
+    (ending(play=["HK", "S7"]), "deal.json: play[1]: trick 14: S7 is illegal on HK: the dealer must follow suit"),
+    (ending(play=["HK", "HQ", "I"]), "deal.json: play[2]: trick 15: I is not in the forehand's hand"),
+    (ending(play=["HK", "HQ", "HK"]), "deal.json: play[2]: trick 15: HK was already played at play[0]"),
+    (ending(play=["HK", "HQ", "H4", "S7"]), "play[3]: trick 15: S7 is illegal on H4: the dealer cannot follow suit"),
+    (ending(play=["XX", "S7"]), "deal.json: play[1]: trick 14: S7 is illegal on XX: the dealer must follow a tarock"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), BAD_DEALS)
+def test_bad_deals_get_one_line_naming_the_file_and_field(data: object, message: str) -> None:
+    assert message in error_of(data)
+
+
+def test_play_numbers_tricks_of_the_whole_game() -> None:
+    full = [hand_names(ALL_CARDS & ~TRULL)[i::2][:16] for i in (0, 1)]
+    deal = parse_deal(ending(hands={"forehand": full[0], "dealer": full[1]}), "deal.json")
+    assert deal.first_trick == 1
+    assert parse_deal(ENDING, "deal.json").first_trick == TRICKS_PER_GAME - 2
+
+
+def test_load_deal_reads_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(ENDING), encoding="utf-8")
+    assert load_deal(path) == parse_deal(ENDING, "other name")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"version": 1,\n  "contract": "solo",,}', "line 2, column 22: broken JSON"),
+        ("", "line 1, column 1: broken JSON: Expecting value"),
+        ('{"version": 1, "version": 1}', "version: key given twice"),
+    ],
+)
+def test_load_deal_names_broken_json(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DealError, match=f"^{re.escape(str(path))}: {message}"):
+        load_deal(path)
+
+
+def test_load_deal_names_a_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "missing.json"
+    with pytest.raises(DealError, match=f"^{path}: cannot read the file: No such file"):
+        load_deal(path)
+
+
+def test_load_deal_names_a_file_that_is_not_text(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_bytes(b'{"version": \xff}')
+    with pytest.raises(DealError, match="not UTF-8 text"):
+        load_deal(path)
+
+
+def test_examples_are_valid_deals() -> None:
+    names = {path.name for path in EXAMPLES.glob("*.json")}
+    assert {"ending.json", "whole-deal.json", "played.json"} <= names
+    for name in names:
+        deal = load_deal(EXAMPLES / name)
+        assert deal.piles is not None, name
+    assert load_deal(EXAMPLES / "played.json").play
+
+
+@pytest.mark.parametrize("name", ["whole-deal.json", "played.json"])
+def test_whole_deal_examples_have_piles_as_dealt(name: str) -> None:
+    """RULES.md §3: the declarer's pile is his 8 discards and the k cards he
+    laid away, none a king or a trull card; the defender's is his 8 discards
+    and the 6 - k talon cards left."""
+    deal = load_deal(EXAMPLES / name)
+    assert deal.piles is not None
+    taken = TALON_CARDS_TAKEN[deal.contract]
+    assert deal.first_trick == 1
+    assert deal.piles[deal.declarer].bit_count() == 8 + taken
+    assert deal.piles[1 - deal.declarer].bit_count() == 8 + 6 - taken
+    assert not deal.piles[deal.declarer] & (KINGS | TRULL)
