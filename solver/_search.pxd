@@ -1,6 +1,7 @@
 # The search: a fail-soft null-window alpha-beta over the declarer's future
-# thirds, driven by MTD(f).  It reads and writes the transposition table only
-# through tt_probe and tt_store.
+# thirds, driven by bisection over thirds or, from a good guess, MTD(f).  It
+# reads and writes the transposition table only through tt_key, tt_probe,
+# tt_move and tt_store.
 
 from libc.stdint cimport uint64_t
 
@@ -18,5 +19,6 @@ cdef struct SearchState:
 
 
 cdef int search(SearchState* s, int beta) noexcept nogil
-cdef int exact_value(SearchState* s, int guess) noexcept nogil
+cdef int exact_value(SearchState* s) noexcept nogil
+cdef int mtdf_value(SearchState* s, int guess, int lower, int upper) noexcept nogil
 cdef int thirds_in_play(SearchState* s) noexcept nogil
