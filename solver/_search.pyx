@@ -20,12 +20,6 @@ from kosolve._tt cimport (
 
 DEFAULT_TT_MB = 64.0
 
-cdef enum:
-    # Positions with this many tricks left or fewer are searched again
-    # rather than looked up: a table probe misses the cache, and their trees
-    # are smaller than that costs.
-    SHALLOW_TRICKS = 2
-
 
 cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:
     """Thirds that ``own`` takes whatever happens: each of its tarocks above
