@@ -4,8 +4,9 @@
 files by module name (``kosolve/_tt.pxd``), not by folder, so the build hands
 Cython an include directory in which ``kosolve`` is a link to ``solver/``.
 Set ``KOSOLVE_DEBUG=1`` to build with bounds checks and C assertions on.
-On an x86-64 machine with BMI2 the table keys use its bit gather/scatter
-instructions; ``KOSOLVE_PORTABLE=1`` builds the plain-C fallback instead.
+On an x86-64 machine the build uses the popcount and BMI2 bit gather/scatter
+instructions that the CPU has (the search counts cards and makes table keys
+with them); ``KOSOLVE_PORTABLE=1`` builds plain C instead.
 """
 
 import os
@@ -20,12 +21,15 @@ DEBUG = os.environ.get("KOSOLVE_DEBUG", "") not in ("", "0")
 PORTABLE = os.environ.get("KOSOLVE_PORTABLE", "") not in ("", "0")
 
 
-def cpu_has_bmi2() -> bool:
+def cpu_flags() -> set[str]:
     try:
         with open("/proc/cpuinfo") as cpuinfo:
-            return any(line.startswith("flags") and " bmi2" in line for line in cpuinfo)
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
     except OSError:
-        return False
+        pass
+    return set()
 
 
 def cython_include_dir() -> str:
@@ -50,8 +54,8 @@ if sys.platform == "win32":
     compile_args = ["/O2"]
 else:
     compile_args = ["-O3"] + ([] if not DEBUG else ["-UNDEBUG", "-O1", "-g"])
-    if not PORTABLE and cpu_has_bmi2():
-        compile_args.append("-mbmi2")
+    if not PORTABLE:
+        compile_args += [f"-m{flag}" for flag in ("popcnt", "bmi2") if flag in cpu_flags()]
 
 extensions = [
     Extension(
