@@ -19,6 +19,10 @@ cdef extern from *:
     #define KOSOLVE_VALUE_PLANE0 0x50505050ULL
     #define KOSOLVE_VALUE_PLANE1 0x60606060ULL
     #define KOSOLVE_VALUE_PLANE2 0x0030000180808080ULL
+    /* Counting value of every card, by bit; bits 54..63 are no card. */
+    static const unsigned char kosolve_card_values[64] = {
+        1, 1, 1, 1, 2, 3, 4, 5, 1, 1, 1, 1, 2, 3, 4, 5, 1, 1, 1, 1, 2, 3, 4, 5, 1, 1, 1, 1, 2, 3, 4, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    };
     #if defined(__BMI2__)
     #include <immintrin.h>
     #define KOSOLVE_PEXT(x, m) _pext_u64(x, m)
@@ -55,6 +59,7 @@ cdef extern from *:
     const Hand VALUE_PLANE0 "KOSOLVE_VALUE_PLANE0"
     const Hand VALUE_PLANE1 "KOSOLVE_VALUE_PLANE1"
     const Hand VALUE_PLANE2 "KOSOLVE_VALUE_PLANE2"
+    const unsigned char* CARD_VALUES "kosolve_card_values"
     int popcount "KOSOLVE_POPCOUNT"(Hand x) noexcept nogil
     int lowest_card "KOSOLVE_LOWEST"(Hand x) noexcept nogil
     int highest_card "KOSOLVE_HIGHEST"(Hand x) noexcept nogil
@@ -78,8 +83,7 @@ cdef inline Hand suit_mask(int card) noexcept nogil:
 
 
 cdef inline int card_value(int card) noexcept nogil:
-    return 1 + <int>((VALUE_PLANE0 >> card) & 1) + 2 * <int>((VALUE_PLANE1 >> card) & 1) \
-        + 4 * <int>((VALUE_PLANE2 >> card) & 1)
+    return CARD_VALUES[card]
 
 
 cdef inline int pile_thirds(Hand cards) noexcept nogil:
