@@ -22,6 +22,7 @@ from kosolve.cards import Card, card_name, points_of
 from kosolve.game import Position, Rules, Seat, seat_name
 
 NO_CARD = -1
+DEFAULT_RULES = Rules()
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def solve(
     position: Position,
     *,
     solver: Solver | None = None,
-    rules: Rules = Rules(),
+    rules: Rules = DEFAULT_RULES,
     with_moves: bool = True,
     with_line: bool = True,
 ) -> Solution:

@@ -52,8 +52,8 @@ TAROCK_NAMES: Final = (
 """Tarock names from the Pagat (I) up to the Sküs."""
 
 CARD_NAMES: Final[tuple[str, ...]] = tuple(
-    [f"{letter}{rank}" for letter, ranks in zip("HD", (RED_RANKS, RED_RANKS)) for rank in ranks]
-    + [f"{letter}{rank}" for letter, ranks in zip("SC", (BLACK_RANKS, BLACK_RANKS)) for rank in ranks]
+    [f"{letter}{rank}" for letter, ranks in zip("HD", (RED_RANKS, RED_RANKS), strict=True) for rank in ranks]
+    + [f"{letter}{rank}" for letter, ranks in zip("SC", (BLACK_RANKS, BLACK_RANKS), strict=True) for rank in ranks]
     + list(TAROCK_NAMES)
 )
 """Canonical name of every card, indexed by card."""
@@ -114,7 +114,7 @@ def parse_card(name: str) -> Card:
     kosolve.cards.CardError: unknown card 'H10'
     """
     key = name.strip()
-    for symbol, letter in zip(SUIT_SYMBOLS[:4], SUIT_LETTERS[:4]):
+    for symbol, letter in zip(SUIT_SYMBOLS[:4], SUIT_LETTERS[:4], strict=True):
         key = key.replace(symbol, letter)
     if key in _BY_NAME:
         return _BY_NAME[key]

@@ -248,4 +248,3 @@ class Position:
         hands = ", ".join(f"{seat_name(s)}={' '.join(hand_names(self.hands[s]))}" for s in SEATS)
         table = f", table={card_name(self.trick[0])}" if self.trick else ""
         return f"<Position {hands}, leader={seat_name(self.leader)}{table}>"
-

@@ -1,0 +1,26 @@
+"""The ``>>>`` examples in the library's docstrings are tests too."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "kosolve.cards",
+    "kosolve.game",
+    "kosolve.deal",
+    "kosolve.analysis",
+    "kosolve.dealing",
+    "kosolve.reference",
+    "kosolve._search",
+    "kosolve.cli.main",
+    "kosolve.cli.options",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0, f"{name} has no examples"
