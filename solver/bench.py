@@ -1,0 +1,285 @@
+"""The benchmark: how fast kosolve solves realistic deals and endings.
+
+Whole deals come from :mod:`kosolve.dealing`; each is solved exactly at
+trick 1 with every first card valued, by one :class:`~kosolve._search.Solver`
+kept warm across the run as a user solving many deals would.  Short endings
+are solved both by kosolve and by the pure-Python reference search, which
+times the two against each other and checks that they agree.
+
+>>> report = run_bench(deals=1, endings=1, ending_tricks=3, tt_mb=1)
+>>> report.deals_solved, report.ending_disagreements
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kosolve import __version__
+from kosolve._search import DEFAULT_TT_MB
+from kosolve.analysis import new_solver, solve
+from kosolve.cards import card_name, hand_names
+from kosolve.dealing import deal_games, random_ending
+from kosolve.game import CONTRACTS, SEAT_NAMES, Seat
+from kosolve.reference import reference_move_values
+
+MB = 1024 * 1024
+
+DEFAULT_DEALS = 100
+DEFAULT_ENDINGS = 40
+"""The reference search takes about 0.1 to 1 s on an ending of 8 tricks."""
+DEFAULT_ENDING_TRICKS = 8
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Median, 90th and 95th percentile and maximum of a set of figures."""
+
+    median: float
+    p90: float
+    p95: float
+    max: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        """The spread of ``values`` (linear interpolation between ranks).
+
+        >>> Spread.of([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        Spread(median=6.0, p90=10.0, p95=10.5, max=11.0)
+        """
+        median, p90, p95 = np.percentile(np.asarray(values, dtype=float), [50, 90, 95])
+        return cls(float(median), float(p90), float(p95), float(max(values)))
+
+    def to_json(self) -> dict[str, float]:
+        return {"median": self.median, "p90": self.p90, "p95": self.p95, "max": self.max}
+
+
+@dataclass(frozen=True)
+class DealTiming:
+    """One whole deal solved at trick 1."""
+
+    contract: str
+    declarer: Seat
+    thirds: int
+    """The declarer's final thirds with best play."""
+    nodes: int
+    ms: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.ms * 1000 if self.ms > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class EndingTiming:
+    """One ending solved by kosolve and by the reference search."""
+
+    tricks: int
+    kosolve_ms: float
+    reference_ms: float
+    agree: bool
+    """Whether both gave every legal card the same value."""
+
+
+@dataclass(frozen=True)
+class BenchReport:
+    """What :func:`run_bench` measured; every summary figure is computed from
+    the per-position records."""
+
+    seed: int
+    tt_mb: float
+    """The table size asked for, in MB."""
+    table_mb: float
+    """The table size the solver allocated, in MB."""
+    ending_tricks: int
+    deals: tuple[DealTiming, ...]
+    endings: tuple[EndingTiming, ...]
+
+    @property
+    def deals_solved(self) -> int:
+        return len(self.deals)
+
+    @property
+    def time_ms(self) -> Spread:
+        return Spread.of([d.ms for d in self.deals])
+
+    @property
+    def nodes(self) -> Spread:
+        return Spread.of([d.nodes for d in self.deals])
+
+    @property
+    def total_ms(self) -> float:
+        return sum(d.ms for d in self.deals)
+
+    @property
+    def total_nodes(self) -> int:
+        return sum(d.nodes for d in self.deals)
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Total nodes over total search time of the whole deals."""
+        return self.total_nodes / self.total_ms * 1000 if self.total_ms > 0 else 0.0
+
+    @property
+    def contracts(self) -> dict[str, int]:
+        return {c: sum(d.contract == c for d in self.deals) for c in CONTRACTS}
+
+    @property
+    def ending_kosolve_ms(self) -> float:
+        """Median time of kosolve on the endings."""
+        return float(np.median([e.kosolve_ms for e in self.endings]))
+
+    @property
+    def ending_reference_ms(self) -> float:
+        """Median time of the reference search on the endings."""
+        return float(np.median([e.reference_ms for e in self.endings]))
+
+    @property
+    def speed_ratio(self) -> float:
+        """How many times faster kosolve is than the reference on the endings
+        (ratio of the median times)."""
+        return self.ending_reference_ms / self.ending_kosolve_ms if self.ending_kosolve_ms > 0 else 0.0
+
+    @property
+    def ending_disagreements(self) -> int:
+        return sum(not e.agree for e in self.endings)
+
+    def to_json(self) -> dict[str, object]:
+        """The report as a JSON object, with the per-position records.
+
+        >>> report = BenchReport(1, 1.0, 0.75, 4, (DealTiming("solo", 0, 120, 1000, 2.0),), ())
+        >>> report.to_json()["whole_deals"]["nodes_per_second"]
+        500000.0
+        """
+        whole: dict[str, object] = {
+            "solved": self.deals_solved,
+            "time_ms": self.time_ms.to_json() if self.deals else None,
+            "nodes": self.nodes.to_json() if self.deals else None,
+            "total_ms": self.total_ms,
+            "total_nodes": self.total_nodes,
+            "nodes_per_second": self.nodes_per_second,
+            "contracts": self.contracts,
+            "deals": [
+                {
+                    "contract": d.contract,
+                    "declarer": SEAT_NAMES[d.declarer],
+                    "thirds": d.thirds,
+                    "nodes": d.nodes,
+                    "ms": d.ms,
+                    "nodes_per_second": d.nodes_per_second,
+                }
+                for d in self.deals
+            ],
+        }
+        endings: dict[str, object] = {
+            "tricks": self.ending_tricks,
+            "count": len(self.endings),
+            "kosolve_median_ms": self.ending_kosolve_ms if self.endings else None,
+            "reference_median_ms": self.ending_reference_ms if self.endings else None,
+            "speed_ratio": self.speed_ratio if self.endings else None,
+            "disagreements": self.ending_disagreements,
+            "positions": [
+                {"kosolve_ms": e.kosolve_ms, "reference_ms": e.reference_ms, "agree": e.agree} for e in self.endings
+            ],
+        }
+        return {
+            "version": __version__,
+            "seed": self.seed,
+            "tt_mb": self.tt_mb,
+            "table_mb": self.table_mb,
+            "whole_deals": whole,
+            "endings": endings,
+        }
+
+    def format(self) -> str:
+        """The report as a readable table.
+
+        >>> report = BenchReport(1, 1.0, 0.75, 4, (DealTiming("solo", 0, 120, 1000, 2.0),), ())
+        >>> print(report.format().splitlines()[2])
+        Whole deals at trick 1, every first card valued: 1 solved
+        """
+        lines = [
+            f"kosolve {__version__} benchmark: seed {self.seed}, table {self.table_mb:g} MB (asked {self.tt_mb:g} MB)",
+            "",
+            f"Whole deals at trick 1, every first card valued: {self.deals_solved} solved",
+        ]
+        if self.deals:
+            time_ms, nodes = self.time_ms, self.nodes
+            lines += [
+                f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}",
+                f"  {'time (ms)':12}{time_ms.median:14.1f}{time_ms.p90:14.1f}{time_ms.p95:14.1f}{time_ms.max:14.1f}",
+                f"  {'nodes':12}{nodes.median:14,.0f}{nodes.p90:14,.0f}{nodes.p95:14,.0f}{nodes.max:14,.0f}",
+                f"  aggregate: {self.total_nodes:,} nodes in {self.total_ms / 1000:.2f} s"
+                f" = {self.nodes_per_second:,.0f} nodes/s",
+                "  contracts: " + ", ".join(f"{c} {n}" for c, n in self.contracts.items()),
+            ]
+        lines += ["", f"Endings of {self.ending_tricks} tricks, every card valued: {len(self.endings)} positions"]
+        if self.endings:
+            lines += [
+                f"  kosolve median    {self.ending_kosolve_ms:12.3f} ms",
+                f"  reference median  {self.ending_reference_ms:12.3f} ms",
+                f"  speed ratio       {self.speed_ratio:12,.0f} x (reference / kosolve)",
+                f"  values agree      {len(self.endings) - self.ending_disagreements:>5} / {len(self.endings)}"
+                + ("" if not self.ending_disagreements else "   <-- DISAGREEMENT"),
+            ]
+        return "\n".join(lines)
+
+
+def run_bench(
+    *,
+    deals: int = DEFAULT_DEALS,
+    seed: int = 1,
+    tt_mb: float = DEFAULT_TT_MB,
+    endings: int = DEFAULT_ENDINGS,
+    ending_tricks: int = DEFAULT_ENDING_TRICKS,
+    progress: Callable[[int, int], None] | None = None,
+) -> BenchReport:
+    """Solve ``deals`` whole deals and ``endings`` endings of
+    ``ending_tricks`` tricks dealt from ``seed``, and report the cost.
+    ``progress(done, total)`` is called after every position, whole deals
+    first, then endings; the endings take most of the time of a short run,
+    since the reference search is slow."""
+    if deals < 0 or endings < 0:
+        raise ValueError("the numbers of deals and endings must not be negative")
+    solver = new_solver(tt_mb)
+    total = deals + endings
+    deal_timings = []
+    for index, deal in enumerate(deal_games(deals, seed)):
+        solution = solve(deal.position(), solver=solver, with_line=False)
+        deal_timings.append(
+            DealTiming(deal.contract, deal.declarer, solution.thirds, solution.stats.nodes, solution.stats.ms)
+        )
+        if progress is not None:
+            progress(index + 1, total)
+    rng = random.Random(seed)
+    ending_timings = []
+    for index in range(endings):
+        ending = random_ending(rng, ending_tricks)
+        position = ending.position()
+        base = position.declarer_thirds()
+        solution = solve(position, solver=solver, with_line=False)
+        start = time.perf_counter()
+        reference = reference_move_values(
+            hand_names(ending.hands[0]),
+            hand_names(ending.hands[1]),
+            SEAT_NAMES[ending.leader],
+            SEAT_NAMES[ending.declarer],
+        )
+        reference_ms = (time.perf_counter() - start) * 1000
+        ours = {card_name(m.card): m.thirds - base for m in solution.moves}
+        ending_timings.append(EndingTiming(ending_tricks, solution.stats.ms, reference_ms, ours == reference))
+        if progress is not None:
+            progress(deals + index + 1, total)
+    return BenchReport(
+        seed=seed,
+        tt_mb=tt_mb,
+        table_mb=solver.stats["tt_bytes"] / MB,
+        ending_tricks=ending_tricks,
+        deals=tuple(deal_timings),
+        endings=tuple(ending_timings),
+    )

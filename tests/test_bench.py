@@ -1,0 +1,77 @@
+"""The benchmark runs end to end and its figures hang together."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kosolve.bench import BenchReport, DealTiming, EndingTiming, Spread, run_bench
+from kosolve.dealing import deal_games
+
+
+@pytest.fixture(scope="module")
+def report() -> BenchReport:
+    calls: list[tuple[int, int]] = []
+    result = run_bench(deals=2, seed=1, tt_mb=8, endings=2, ending_tricks=4, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    return result
+
+
+def test_whole_deals_are_solved_and_summarised(report: BenchReport) -> None:
+    assert report.deals_solved == 2
+    assert [d.contract for d in report.deals] == [d.contract for d in deal_games(2, seed=1)]
+    assert report.total_nodes == sum(d.nodes for d in report.deals) > 0
+    assert report.time_ms.max == max(d.ms for d in report.deals)
+    assert report.nodes.median == np.median([d.nodes for d in report.deals])
+    assert report.nodes_per_second == pytest.approx(report.total_nodes / report.total_ms * 1000)
+    assert sum(report.contracts.values()) == 2
+    assert 0 < report.table_mb <= report.tt_mb
+
+
+def test_endings_agree_with_the_reference(report: BenchReport) -> None:
+    assert len(report.endings) == 2
+    assert report.ending_disagreements == 0
+    assert all(e.agree and e.tricks == 4 for e in report.endings)
+    assert report.speed_ratio == pytest.approx(report.ending_reference_ms / report.ending_kosolve_ms)
+
+
+def test_report_json_and_table(report: BenchReport) -> None:
+    data = report.to_json()
+    json.dumps(data)
+    assert data["whole_deals"]["solved"] == 2  # type: ignore[index]
+    assert data["endings"]["disagreements"] == 0  # type: ignore[index]
+    text = report.format()
+    assert "2 solved" in text and "2 / 2" in text
+
+
+def test_same_seed_gives_the_same_values() -> None:
+    first = run_bench(deals=1, seed=3, tt_mb=4, endings=1, ending_tricks=3)
+    second = run_bench(deals=1, seed=3, tt_mb=4, endings=1, ending_tricks=3)
+    assert [(d.thirds, d.nodes) for d in first.deals] == [(d.thirds, d.nodes) for d in second.deals]
+
+
+def test_spread_percentiles() -> None:
+    assert Spread.of([4.0]) == Spread(4.0, 4.0, 4.0, 4.0)
+    spread = Spread.of(list(range(101)))
+    assert (spread.median, spread.p90, spread.p95, spread.max) == (50.0, 90.0, 95.0, 100.0)
+
+
+def test_a_disagreement_shows_in_the_report() -> None:
+    report = BenchReport(
+        seed=1,
+        tt_mb=1.0,
+        table_mb=0.75,
+        ending_tricks=2,
+        deals=(DealTiming("solo", 0, 120, 1000, 2.0),),
+        endings=(EndingTiming(2, 1.0, 8.0, True), EndingTiming(2, 3.0, 4.0, False)),
+    )
+    assert report.ending_disagreements == 1
+    assert report.speed_ratio == 3.0
+    assert "DISAGREEMENT" in report.format()
+
+
+def test_negative_counts_are_refused() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        run_bench(deals=-1, endings=0)
