@@ -68,7 +68,7 @@ extensions = [
 setup(
     package_dir={"kosolve": "solver", "kosolve.cli": "cli"},
     packages=["kosolve", "kosolve.cli"],
-    package_data={"kosolve": ["*.pxd", "*.pyx", "py.typed"]},
+    package_data={"kosolve": ["*.pxd", "*.pyx", "*.pyi", "py.typed"]},
     ext_modules=cythonize(
         extensions,
         include_path=[cython_include_dir()],
