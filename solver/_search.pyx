@@ -296,20 +296,21 @@ cdef class Solver:
         in_play = cards_in_play(&root)
         legal = legal_cards(&root)
         with nogil:
-            # The position's value bounds every card's: no card does better
-            # for the side to move, so each search starts at that value.
-            best = exact_value(&root)
+            # The first card (the likely best) is valued by bisection; the
+            # others by MTD(f) from the best value so far, which most of them
+            # only match or fall short of.
             maximizing = to_move(&root) == root.declarer
             n = ordered_moves(&root, moves)
             for i in range(n):
                 card = moves[i]
                 child = root
                 gain = play(&child, card)
-                if maximizing:
-                    values[card] = gain + mtdf_value(&child, best - gain, 0, best - gain)
+                if i == 0:
+                    values[card] = gain + exact_value(&child)
+                    best = values[card]
                 else:
-                    values[card] = gain + mtdf_value(&child, best - gain, max(best - gain, 0),
-                                                     thirds_in_play(&child))
+                    values[card] = gain + mtdf_value(&child, best - gain, 0, thirds_in_play(&child))
+                    best = max(best, values[card]) if maximizing else min(best, values[card])
                 root.nodes = child.nodes
         self.state.nodes = root.nodes
         result = []
