@@ -32,6 +32,30 @@ cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:
     return pile_thirds(top) + popcount(top)
 
 
+cdef inline Hand above(Hand cards, Hand other) noexcept nogil:
+    """The cards above every card of ``other`` (all of them if it is empty)."""
+    return cards & ~(bit(highest_card(other) + 1) - 1) if other else cards
+
+
+cdef inline int cashing_thirds(Hand own, Hand other) noexcept nogil:
+    """Thirds the side on lead takes for sure by cashing.  If it holds at
+    least as many unbeatable tarocks as the opponent holds tarocks, leading
+    them draws the opponent's last tarock (a tarock lead must be followed by
+    a tarock); then every tarock of its own and every suit card above the
+    opponent's cards of that suit wins when led, and it keeps the lead
+    throughout.  Otherwise only the unbeatable tarocks are sure."""
+    cdef Hand other_trumps = other & TAROCKS
+    cdef Hand winners = above(own & TAROCKS, other_trumps)
+    cdef int suit
+    cdef Hand suit_cards
+    if popcount(winners) >= popcount(other_trumps):
+        winners = own & TAROCKS
+        for suit in range(4):
+            suit_cards = (<Hand>0xFF) << (8 * suit)
+            winners |= above(own & suit_cards, other & suit_cards)
+    return pile_thirds(winners) + popcount(winners)
+
+
 cdef inline int last_trick(SearchState* s) noexcept nogil:
     """The last trick needs no search: each side has one card left."""
     cdef int led = lowest_card(s.hand[s.leader])
@@ -56,10 +80,16 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
         return 0
     if popcount(forehand) == 1:
         return last_trick(s)
-    bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - s.declarer], s.hand[s.declarer])
+    if maximizing:
+        bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - leader], s.hand[leader])
+    else:
+        bound = pile_thirds(in_play) - cashing_thirds(s.hand[leader], s.hand[1 - leader])
     if beta > bound:
         return bound
-    bound = sure_thirds(s.hand[s.declarer], s.hand[1 - s.declarer])
+    if maximizing:
+        bound = cashing_thirds(s.hand[leader], s.hand[1 - leader])
+    else:
+        bound = sure_thirds(s.hand[1 - leader], s.hand[leader])
     if beta <= bound:
         return bound
     tt_key(&key, forehand, s.hand[1], leader, s.declarer)
