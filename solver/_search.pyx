@@ -15,7 +15,7 @@ from kosolve._bits cimport (
 )
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
-    TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move, tt_probe, tt_release, tt_store,
+    BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move, tt_probe, tt_release, tt_store,
 )
 
 DEFAULT_TT_MB = 64.0
@@ -397,8 +397,8 @@ cdef class Solver:
             "tt_hits": self.tt.hits,
             "tt_stores": self.tt.stores,
             "tt_overwrites": self.tt.overwrites,
-            "tt_entries": self.tt.mask + 1,
-            "tt_bytes": (self.tt.mask + 1) * sizeof(TTEntry),
+            "tt_entries": (self.tt.mask + 1) * BUCKET_ENTRIES,
+            "tt_bytes": (self.tt.mask + 1) * BUCKET_ENTRIES * sizeof(TTEntry),
         }
 
 

@@ -1,4 +1,5 @@
-# The transposition table: a fixed block of two-entry buckets.
+# The transposition table: a fixed block of 64-byte buckets of four 16-byte
+# entries, one cache line a probe.
 #
 # An entry holds bounds on the declarer's *future* thirds from a trick
 # boundary (never the score so far), so a position reached by another order of
@@ -6,30 +7,36 @@
 #
 # Positions are stored by pattern, not by card.  What decides the rest of the
 # hand is only, for each suit and the tarocks, the order of the cards still in
-# play, who holds each, and what each is worth.  Every card worth 1 point (the
-# suit pips and the tarocks II to XX) is interchangeable with another of its
-# suit that is still in play, so the key moves those cards down to the lowest
-# ranks of their group (the suits' pips 4..1 / 7..10, the tarocks II..XX) and
-# keeps the counting cards where they are.  Positions with the same pattern
-# share an entry, whichever low cards were played before.
+# play, who holds each, and what each is worth.  The 1-point cards of a group
+# (the four low pips of a suit, the tarocks II..XX) are interchangeable, so
+# only their number counts; the counting cards (J C Q K of each suit, the
+# tarocks I, XXI, Sk) are named.  The key is that pattern, which of the cards
+# in play (in card order) the forehand holds, the leader and the declarer:
 #
-# Entry layout, 24 bytes:
+#   pattern, 36 bits: which counting cards are in play (19 bits: J C Q K of
+#                     each suit, the tarocks I, XXI, Sk), the number of pips
+#                     of each suit (3 bits each) and of tarocks II..XX (5 bits)
+#   holder,  32 bits: bit i set when the forehand holds the i-th card in play
+#                     (at most 32 cards are in play at a trick boundary)
+#
+# Positions with the same key have the same value, whichever low cards were
+# played before.  The key is stored whole, so no two positions share an entry.
+#
+# Entry layout, 16 bytes:
 #
 #   offset  size  field
-#        0     8  forehand  forehand's cards, in pattern form
-#        8     8  dealer    dealer's cards in pattern form | leader << 62 | declarer << 63
-#       16     2  lower     lower bound on the declarer's future thirds
-#       18     2  upper     upper bound on the declarer's future thirds
-#       20     1  move      best (or refuting) lead found, in pattern form; -1 if none
-#       21     1  depth     cards left in both hands: the replacement priority
-#       22     1  age       the solve that last wrote the entry
-#       23     1  (padding)
+#        0     8  key     holder (bits 0..31) | pattern bits 0..31 (bits 32..63)
+#        8     2  lower   lower bound on the declarer's future thirds
+#       10     2  upper   upper bound on the declarer's future thirds
+#       12     1  move    best (or refuting) lead, as its index among the cards in play; -1 if none
+#       13     1  tag     pattern bits 32..35 | leader << 4 | declarer << 5
+#       14     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
+#       15     1  age     the solve that last wrote the entry
 #
-# A bucket is two neighbouring entries.  The search calls only tt_key,
-# tt_probe, tt_move and tt_store.
+# The search calls only tt_key, tt_probe, tt_move and tt_store.
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 
 from kosolve._bits cimport Hand, bit, gather_bits, lowest_card, popcount, scatter_bits
@@ -38,21 +45,22 @@ from kosolve._bits cimport Hand, bit, gather_bits, lowest_card, popcount, scatte
 cdef enum:
     NO_MOVE = -1
     UNBOUNDED = 32767
+    BUCKET_ENTRIES = 4
 
 
 cdef struct TTEntry:
-    Hand forehand       # forehand's cards in pattern form; 0 in an empty slot
-    uint64_t dealer     # dealer's cards in pattern form, the leader in bit 62, the declarer in bit 63
+    uint64_t key        # holder | low 32 bits of the pattern << 32
     int16_t lower       # the declarer's future thirds are at least this
     int16_t upper       # ... and at most this
-    int8_t move         # best or refuting lead in pattern form, NO_MOVE if none is known
-    uint8_t depth       # cards left in both hands when stored; 0 marks an empty slot
+    int8_t move         # best or refuting lead, index among the cards in play; NO_MOVE if none
+    uint8_t tag         # high 4 bits of the pattern | leader << 4 | declarer << 5
+    uint8_t depth       # cards in play when stored; 0 in an empty slot
     uint8_t age         # TranspositionTable.age when stored
 
 
 cdef struct TranspositionTable:
-    TTEntry* entries    # n_entries entries, owned by the Solver that made the table
-    uint64_t mask       # n_entries - 1; n_entries is a power of two
+    TTEntry* entries    # n_buckets * BUCKET_ENTRIES entries, 64-byte aligned, owned by a Solver
+    uint64_t mask       # n_buckets - 1; n_buckets is a power of two
     uint8_t age         # bumped for every root solve so stale entries go first
     uint64_t probes     # probes made
     uint64_t hits       # probes that found their position
@@ -61,30 +69,53 @@ cdef struct TranspositionTable:
 
 
 cdef struct TTKey:
-    Hand forehand       # forehand's cards in pattern form
-    uint64_t dealer     # dealer's cards in pattern form | leader << 62 | declarer << 63
-    Hand in_play        # the real cards in play, to map moves between the two forms
-    Hand pattern        # the cards in play in pattern form
+    uint64_t key        # as TTEntry.key
+    uint8_t tag         # as TTEntry.tag
+    Hand in_play        # the cards in play, to map moves to and from indices
 
 
 cdef extern from *:
     """
-    /* The 1-point cards: the four lowest ranks of each suit, the tarocks II..XX. */
+    #include <stdlib.h>
+    /* The 1-point cards: the four low pips of each suit, the tarocks II..XX;
+       the counting cards: J C Q K of each suit, the tarocks I, XXI, Sk. */
     #define KOSOLVE_SUIT_PIPS 0x0F0F0F0FULL
     #define KOSOLVE_MIDDLE_TAROCKS 0x000FFFFE00000000ULL
+    #define KOSOLVE_COUNTING_CARDS 0x00300001F0F0F0F0ULL
+    static void *kosolve_aligned_calloc(size_t n_bytes) {
+        void *p = NULL;
+    #if defined(_MSC_VER)
+        p = _aligned_malloc(n_bytes, 64);
+    #else
+        if (posix_memalign(&p, 64, n_bytes) != 0) p = NULL;
+    #endif
+        if (p) memset(p, 0, n_bytes);
+        return p;
+    }
+    static void kosolve_aligned_free(void *p) {
+    #if defined(_MSC_VER)
+        _aligned_free(p);
+    #else
+        free(p);
+    #endif
+    }
     """
     const Hand SUIT_PIPS "KOSOLVE_SUIT_PIPS"
     const Hand MIDDLE_TAROCKS "KOSOLVE_MIDDLE_TAROCKS"
+    const Hand COUNTING_CARDS "KOSOLVE_COUNTING_CARDS"
+    void* aligned_calloc "kosolve_aligned_calloc"(size_t n_bytes) noexcept nogil
+    void aligned_free "kosolve_aligned_free"(void* p) noexcept nogil
 
 
 cdef inline int tt_allocate(TranspositionTable* tt, size_t n_bytes) except -1:
-    """Allocate the largest power-of-two number of entries within n_bytes."""
-    cdef size_t n = 2
-    while n * 2 * sizeof(TTEntry) <= n_bytes:
+    """Allocate the largest power-of-two number of buckets within n_bytes."""
+    cdef size_t bucket_bytes = BUCKET_ENTRIES * sizeof(TTEntry)
+    cdef size_t n = 1
+    while n * 2 * bucket_bytes <= n_bytes:
         n *= 2
-    tt.entries = <TTEntry*> calloc(n, sizeof(TTEntry))
+    tt.entries = <TTEntry*> aligned_calloc(n * bucket_bytes)
     if tt.entries == NULL:
-        raise MemoryError(f"cannot allocate a transposition table of {n * sizeof(TTEntry)} bytes")
+        raise MemoryError(f"cannot allocate a transposition table of {n * bucket_bytes} bytes")
     tt.mask = n - 1
     tt.age = 0
     tt.probes = tt.hits = tt.stores = tt.overwrites = 0
@@ -92,90 +123,96 @@ cdef inline int tt_allocate(TranspositionTable* tt, size_t n_bytes) except -1:
 
 
 cdef inline void tt_release(TranspositionTable* tt) noexcept nogil:
-    free(tt.entries)
+    aligned_free(tt.entries)
     tt.entries = NULL
 
 
 cdef inline void tt_clear(TranspositionTable* tt) noexcept nogil:
-    memset(tt.entries, 0, (tt.mask + 1) * sizeof(TTEntry))
+    memset(tt.entries, 0, (tt.mask + 1) * BUCKET_ENTRIES * sizeof(TTEntry))
 
 
-cdef inline Hand pattern_of(Hand in_play) noexcept nogil:
-    """The cards in play with every 1-point card moved down to the lowest
-    free rank of its group."""
-    cdef Hand pattern = in_play & ~(SUIT_PIPS | MIDDLE_TAROCKS)
-    cdef int suit
-    for suit in range(4):
-        pattern |= ((bit(popcount(in_play & (<Hand>0x0F << (8 * suit)))) - 1) << (8 * suit))
-    pattern |= (bit(popcount(in_play & MIDDLE_TAROCKS)) - 1) << 33
-    return pattern
+cdef inline uint64_t pattern_of(Hand in_play) noexcept nogil:
+    """The 36-bit pattern of the cards in play: the counting cards (19 bits),
+    the number of pips of each suit (3 bits each) and the number of tarocks
+    II..XX (5 bits)."""
+    cdef uint64_t pips = in_play & SUIT_PIPS
+    # Each byte's pip count, by adding neighbouring bits and then pairs.
+    pips = pips - ((pips >> 1) & <uint64_t>0x05050505)
+    pips = (pips & <uint64_t>0x03030303) + ((pips >> 2) & <uint64_t>0x03030303)
+    return (gather_bits(in_play, COUNTING_CARDS) | (gather_bits(pips, <uint64_t>0x07070707) << 19)
+            | (<uint64_t>popcount(in_play & MIDDLE_TAROCKS) << 31))
 
 
 cdef inline void tt_key(TTKey* key, Hand forehand_hand, Hand dealer_hand, int leader, int declarer) noexcept nogil:
+    cdef uint64_t pattern
     key.in_play = forehand_hand | dealer_hand
-    key.pattern = pattern_of(key.in_play)
-    key.forehand = scatter_bits(gather_bits(forehand_hand, key.in_play), key.pattern)
-    key.dealer = (key.pattern ^ key.forehand) | (<uint64_t>leader << 62) | (<uint64_t>declarer << 63)
+    pattern = pattern_of(key.in_play)
+    key.key = gather_bits(forehand_hand, key.in_play) | (pattern << 32)
+    key.tag = <uint8_t>((pattern >> 32) | (<uint64_t>leader << 4) | (<uint64_t>declarer << 5))
 
 
 cdef inline int tt_move(TTKey* key, TTEntry* entry) noexcept nogil:
-    """The real card of an entry's move, or NO_MOVE."""
+    """The card of an entry's move in this position, or NO_MOVE."""
     if entry == NULL or entry.move < 0:
         return NO_MOVE
-    return lowest_card(scatter_bits(gather_bits(bit(entry.move), key.pattern), key.in_play))
+    return lowest_card(scatter_bits(bit(entry.move), key.in_play))
 
 
 cdef inline TTEntry* tt_bucket(TranspositionTable* tt, TTKey* key) noexcept nogil:
-    cdef uint64_t h = key.forehand * <uint64_t>0x9E3779B97F4A7C15ULL
-    h ^= key.dealer * <uint64_t>0xC2B2AE3D27D4EB4FULL
-    h ^= h >> 31
-    return tt.entries + ((h & tt.mask) & ~(<uint64_t>1))
+    cdef uint64_t h = (key.key ^ (<uint64_t>key.tag << 58)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= h >> 29
+    h *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 32
+    return tt.entries + (h & tt.mask) * BUCKET_ENTRIES
 
 
 cdef inline bint tt_matches(TTEntry* entry, TTKey* key) noexcept nogil:
-    return entry.depth != 0 and entry.forehand == key.forehand and entry.dealer == key.dealer
+    return entry.depth != 0 and entry.key == key.key and entry.tag == key.tag
 
 
 cdef inline TTEntry* tt_probe(TranspositionTable* tt, TTKey* key) noexcept nogil:
-    """The entry of the position's pattern, or NULL."""
+    """The entry of the position's key, or NULL."""
     cdef TTEntry* bucket = tt_bucket(tt, key)
+    cdef int i
     tt.probes += 1
-    if tt_matches(bucket, key):
-        tt.hits += 1
-        return bucket
-    if tt_matches(bucket + 1, key):
-        tt.hits += 1
-        return bucket + 1
+    for i in range(BUCKET_ENTRIES):
+        if tt_matches(bucket + i, key):
+            tt.hits += 1
+            return bucket + i
     return NULL
 
 
 cdef inline void tt_store(TranspositionTable* tt, TTKey* key, int value, int beta, int move) noexcept nogil:
     """Record a fail-soft search result: ``value >= beta`` is a lower bound,
-    ``value < beta`` an upper bound.  Bounds already known are kept."""
+    ``value < beta`` an upper bound.  Bounds already known are kept.  A new
+    position replaces an entry of an earlier solve first, then the one with
+    the fewest cards in play."""
     cdef TTEntry* bucket = tt_bucket(tt, key)
-    cdef TTEntry* e
-    if tt_matches(bucket, key):
-        e = bucket
-    elif tt_matches(bucket + 1, key):
-        e = bucket + 1
-    else:
-        # Evict an entry of an earlier solve first, then the shallower one.
-        if bucket[0].age != tt.age or bucket[1].age != tt.age:
-            e = bucket if bucket[0].age != tt.age else bucket + 1
-        else:
-            e = bucket if bucket[0].depth <= bucket[1].depth else bucket + 1
+    cdef TTEntry* e = NULL
+    cdef TTEntry* victim = bucket
+    cdef int i
+    for i in range(BUCKET_ENTRIES):
+        if tt_matches(bucket + i, key):
+            e = bucket + i
+            break
+        if (bucket[i].age != tt.age) > (victim.age != tt.age) or (
+                (bucket[i].age != tt.age) == (victim.age != tt.age) and bucket[i].depth < victim.depth):
+            victim = bucket + i
+    if e == NULL:
+        e = victim
+        if e.depth and e.age == tt.age:
             tt.overwrites += 1
-        e.forehand = key.forehand
-        e.dealer = key.dealer
+        e.key = key.key
+        e.tag = key.tag
         e.lower = 0
         e.upper = UNBOUNDED
         e.move = NO_MOVE
-    e.depth = <uint8_t>popcount(key.pattern)
+    e.depth = <uint8_t>popcount(key.in_play)
     e.age = tt.age
     if value >= beta:
         if value > e.lower:
             e.lower = <int16_t>value
-        e.move = <int8_t>lowest_card(scatter_bits(gather_bits(bit(move), key.in_play), key.pattern))
+        e.move = <int8_t>popcount(key.in_play & (bit(move) - 1))
     elif value < e.upper:
         e.upper = <int16_t>value
     tt.stores += 1
