@@ -20,16 +20,18 @@ cdef enum:
     LOSE_SCORE = 1 << 10
 
 
-cdef inline int representatives(Hand candidates, Hand in_play, int8_t* moves) noexcept nogil:
+cdef inline int representatives(Hand candidates, Hand in_play, Hand alone, int8_t* moves) noexcept nogil:
     """Write the lowest card of each group of equivalent candidates to
-    ``moves``, lowest first; return how many."""
+    ``moves``, lowest first; return how many.  Cards in ``alone`` (a bird
+    that a goal names) form groups of their own."""
     cdef int n = 0
     cdef int previous = -1
     cdef int card
     while candidates:
         card = lowest_card(candidates)
         candidates &= candidates - 1
-        if not (previous >= 0 and suit_of(previous) == suit_of(card)
+        if not (previous >= 0 and not ((alone >> card) & 1) and not ((alone >> previous) & 1)
+                and suit_of(previous) == suit_of(card)
                 and card_value(previous) == card_value(card)
                 and (in_play & (bit(card) - bit(previous + 1))) == 0):
             moves[n] = <int8_t>card
@@ -63,11 +65,11 @@ cdef inline bint lead_wins(int card, Hand opponent) noexcept nogil:
     return card >= 32 or (opponent & TAROCKS) == 0
 
 
-cdef inline int order_leads(Hand own, Hand opponent, int tt_move, int8_t* moves) noexcept nogil:
+cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, int8_t* moves) noexcept nogil:
     """The leads worth searching, best first: the table's move, then sure
     winners, the more valuable first, then the rest from the cheapest."""
     cdef int scores[MAX_MOVES]
-    cdef int n = representatives(own, own | opponent, moves)
+    cdef int n = representatives(own, own | opponent, alone, moves)
     cdef int i, card
     for i in range(n):
         card = moves[i]
@@ -81,11 +83,11 @@ cdef inline int order_leads(Hand own, Hand opponent, int tt_move, int8_t* moves)
     return n
 
 
-cdef inline int order_replies(Hand legal, Hand in_play, int led, int8_t* moves) noexcept nogil:
+cdef inline int order_replies(Hand legal, Hand in_play, int led, Hand alone, int8_t* moves) noexcept nogil:
     """The replies worth searching, best first: winning cards, the more
     valuable first and then the cheapest; then losing cards from the cheapest."""
     cdef int scores[MAX_MOVES]
-    cdef int n = representatives(legal, in_play, moves)
+    cdef int n = representatives(legal, in_play, alone, moves)
     cdef int i, card
     for i in range(n):
         card = moves[i]

@@ -9,6 +9,13 @@ from kosolve._bits cimport Hand
 from kosolve._tt cimport TranspositionTable
 
 
+cdef enum:
+    GOAL_NONE = 0       # the declarer's thirds, no condition
+    GOAL_VALAT = 1      # the owner wins every trick still to play
+    GOAL_BIRD = 2       # the owner's bird wins the trick the goal names, itself
+    FAILED = -4096      # the value of a line that breaks the goal
+
+
 cdef struct SearchState:
     Hand hand[2]                # the cards each seat still holds (0 forehand, 1 dealer)
     int leader                  # the seat that leads the current trick
@@ -16,6 +23,11 @@ cdef struct SearchState:
     int declarer                # the seat whose thirds the search counts
     uint64_t nodes              # positions visited: one per card played in the search
     TranspositionTable* tt      # the table of trick-boundary positions
+    int goal                    # GOAL_NONE, or the goal the declarer (here its owner) must reach
+    int goal_card               # GOAL_BIRD: the bird
+    int goal_cards              # GOAL_BIRD: cards in each hand when the bird's trick starts (17 - trick number)
+    bint goal_points            # whether thirds count beside the goal (a bird or Valat with the game)
+    TranspositionTable* goal_tt # the table of goal searches: valid for one goal query only
 
 
 cdef int search(SearchState* s, int beta) noexcept nogil

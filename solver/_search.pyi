@@ -1,6 +1,9 @@
 # Type stub of the compiled search (solver/_search.pyx).
 
 DEFAULT_TT_MB: float
+GOAL_TT_MB: float
+VALAT: int
+BIRD: int
 
 class Solver:
     tt_mb: float
@@ -11,6 +14,32 @@ class Solver:
         self, forehand: int, dealer: int, leader: int, declarer: int, led: int = ...
     ) -> list[tuple[int, int]]: ...
     def line(self, forehand: int, dealer: int, leader: int, declarer: int, led: int = ...) -> list[int]: ...
+    def goal_feasible(
+        self,
+        forehand: int,
+        dealer: int,
+        leader: int,
+        owner: int,
+        led: int = ...,
+        *,
+        goal: int,
+        bird: int = ...,
+        trick: int = ...,
+        need: int = ...,
+    ) -> bool: ...
+    def goal_line(
+        self,
+        forehand: int,
+        dealer: int,
+        leader: int,
+        owner: int,
+        led: int = ...,
+        *,
+        goal: int,
+        bird: int = ...,
+        trick: int = ...,
+        need: int = ...,
+    ) -> tuple[bool, list[int]]: ...
     @property
     def stats(self) -> dict[str, int]: ...
 
@@ -18,6 +47,6 @@ def _py_card_value(card: int) -> int: ...
 def _py_pile_thirds(cards: int) -> int: ...
 def _py_reply_wins(led: int, reply: int) -> bool: ...
 def _py_legal_replies(hand: int, led: int) -> int: ...
-def _py_representatives(candidates: int, in_play: int) -> list[int]: ...
+def _py_representatives(candidates: int, in_play: int, alone: int = ...) -> list[int]: ...
 def _py_order_leads(own: int, opponent: int, first: int = ...) -> list[int]: ...
 def _py_order_replies(legal: int, in_play: int, led: int) -> list[int]: ...

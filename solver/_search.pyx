@@ -15,10 +15,23 @@ from kosolve._bits cimport (
 )
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
-    BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move, tt_probe, tt_release, tt_store,
+    BUCKET_ENTRIES, MIDDLE_TAROCKS, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move,
+    tt_new_age, tt_probe, tt_release, tt_store,
 )
 
 DEFAULT_TT_MB = 64.0
+GOAL_TT_MB = 8.0
+"""The goal searches' own table, at most this size: its entries serve one
+goal query only."""
+VALAT = GOAL_VALAT
+BIRD = GOAL_BIRD
+
+cdef enum:
+    INFINITE = 1 << 14
+    GOAL_OPEN = 0
+    GOAL_MET = 1
+    GOAL_BROKEN = 2
+    PAGAT = 32
 
 
 cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:
@@ -65,42 +78,72 @@ cdef inline int last_trick(SearchState* s) noexcept nogil:
     return trick_thirds(led, reply) if winner == s.declarer else 0
 
 
+cdef inline Hand goal_alone(SearchState* s) noexcept nogil:
+    """The cards that must not be grouped with their equals: a goal's bird."""
+    return bit(s.goal_card) if s.goal == GOAL_BIRD else 0
+
+
+cdef inline int goal_detail(SearchState* s, Hand in_play) noexcept nogil:
+    """Where a goal's bird stands among the 1-point tarocks in play (0 to 2):
+    the table pattern counts those tarocks but does not say which is the bird."""
+    if s.goal != GOAL_BIRD or s.goal_card == PAGAT:
+        return 0
+    return popcount(in_play & MIDDLE_TAROCKS & (bit(s.goal_card) - 1))
+
+
+cdef inline int trick_goal(SearchState* s, int led, int reply, int winner, int cards) noexcept nogil:
+    """What a completed trick does to the goal: GOAL_OPEN, GOAL_MET or
+    GOAL_BROKEN.  ``cards`` is how many cards each hand held when it began."""
+    if s.goal == GOAL_VALAT:
+        return GOAL_OPEN if winner == s.declarer else GOAL_BROKEN
+    if s.goal == GOAL_BIRD and (led == s.goal_card or reply == s.goal_card):
+        return GOAL_MET if cards == s.goal_cards and winner == s.declarer else GOAL_BROKEN
+    return GOAL_OPEN
+
+
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
     cdef int bound, tt_move_card = NO_CARD, n, i, card, value
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
-    cdef int best = -1 if maximizing else 1 << 14
+    cdef int best = -INFINITE if maximizing else INFINITE
     cdef int best_move = NO_CARD
     cdef int8_t moves[MAX_MOVES]
     cdef TTKey key
     cdef TTEntry* entry
+    cdef TranspositionTable* table = s.tt
     if not in_play:
         return 0
-    if popcount(forehand) == 1:
+    if s.goal != GOAL_NONE:
+        if s.goal == GOAL_BIRD and popcount(forehand) < s.goal_cards:
+            return FAILED  # the bird's trick is past and the bird was not played in it
+        table = s.goal_tt
+    elif popcount(forehand) == 1:
         return last_trick(s)
+    # A goal only lowers the value, so upper bounds hold for goal searches too.
     if maximizing:
         bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - leader], s.hand[leader])
     else:
         bound = pile_thirds(in_play) - cashing_thirds(s.hand[leader], s.hand[1 - leader])
     if beta > bound:
         return bound
-    if maximizing:
-        bound = cashing_thirds(s.hand[leader], s.hand[1 - leader])
-    else:
-        bound = sure_thirds(s.hand[1 - leader], s.hand[leader])
-    if beta <= bound:
-        return bound
-    tt_key(&key, forehand, s.hand[1], leader, s.declarer)
-    entry = tt_probe(s.tt, &key)
+    if s.goal == GOAL_NONE:
+        if maximizing:
+            bound = cashing_thirds(s.hand[leader], s.hand[1 - leader])
+        else:
+            bound = sure_thirds(s.hand[1 - leader], s.hand[leader])
+        if beta <= bound:
+            return bound
+    tt_key(&key, forehand, s.hand[1], leader, s.declarer, goal_detail(s, in_play))
+    entry = tt_probe(table, &key)
     if entry != NULL:
         if entry.lower >= beta:
             return entry.lower
         if entry.upper < beta:
             return entry.upper
         tt_move_card = tt_move(&key, entry)
-    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move_card, moves)
+    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move_card, goal_alone(s), moves)
     for i in range(n):
         card = moves[i]
         s.hand[leader] ^= bit(card)
@@ -120,7 +163,7 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
             best_move = card
             if best < beta:
                 break
-    tt_store(s.tt, &key, best, beta, best_move)
+    tt_store(table, &key, best, beta, best_move)
     return best
 
 
@@ -128,23 +171,35 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     cdef int leader = s.leader
     cdef int follower = 1 - leader
     cdef int led = s.led
+    cdef int goal = s.goal
+    cdef int cards = popcount(s.hand[follower])
     cdef bint maximizing = follower == s.declarer
-    cdef int best = -1 if maximizing else 1 << 14
-    cdef int n, i, card, value, gain, winner
+    cdef int best = -INFINITE if maximizing else INFINITE
+    cdef int n, i, card, value, gain, winner, status
     cdef int8_t moves[MAX_MOVES]
-    n = order_replies(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led), led, moves)
+    n = order_replies(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led), led, goal_alone(s),
+                      moves)
     for i in range(n):
         card = moves[i]
         winner = follower if reply_wins(led, card) else leader
         gain = trick_thirds(led, card) if winner == s.declarer else 0
-        s.hand[follower] ^= bit(card)
-        s.leader = winner
-        s.led = NO_CARD
         s.nodes += 1
-        value = gain + search_lead(s, beta - gain)
-        s.hand[follower] ^= bit(card)
-        s.leader = leader
-        s.led = led
+        status = trick_goal(s, led, card, winner, cards) if goal != GOAL_NONE else GOAL_OPEN
+        if status == GOAL_BROKEN:
+            value = FAILED
+        elif status == GOAL_MET and not s.goal_points:
+            value = gain
+        else:
+            if status == GOAL_MET:
+                s.goal = GOAL_NONE
+            s.hand[follower] ^= bit(card)
+            s.leader = winner
+            s.led = NO_CARD
+            value = gain + search_lead(s, beta - gain)
+            s.hand[follower] ^= bit(card)
+            s.leader = leader
+            s.led = led
+            s.goal = goal
         if maximizing:
             if value > best:
                 best = value
@@ -203,12 +258,16 @@ cdef int mtdf_value(SearchState* s, int guess, int lower, int upper) noexcept no
     return lower
 
 
-cdef int play(SearchState* s, int card) noexcept nogil:
+cdef int play(SearchState* s, int card, int* status) noexcept nogil:
     """Play ``card`` for the side to move; return the thirds it gave the
-    declarer (a completed trick's worth, or 0)."""
+    declarer (a completed trick's worth, or 0) and set ``status`` to what it
+    did to the goal (GOAL_OPEN, GOAL_MET or GOAL_BROKEN).  A goal met with
+    thirds still to count gives way to the plain search."""
     cdef int leader = s.leader
     cdef int led = s.led
     cdef int winner
+    cdef int cards = popcount(s.hand[1 - leader])
+    status[0] = GOAL_OPEN
     if led == NO_CARD:
         s.hand[leader] ^= bit(card)
         s.led = card
@@ -217,6 +276,10 @@ cdef int play(SearchState* s, int card) noexcept nogil:
     winner = 1 - leader if reply_wins(led, card) else leader
     s.leader = winner
     s.led = NO_CARD
+    if s.goal != GOAL_NONE:
+        status[0] = trick_goal(s, led, card, winner, cards)
+        if status[0] == GOAL_MET:
+            s.goal = GOAL_NONE
     return trick_thirds(led, card) if winner == s.declarer else 0
 
 
@@ -238,9 +301,10 @@ cdef int ordered_moves(SearchState* s, int8_t* moves) noexcept nogil:
     """The representatives of the legal cards, in search order."""
     cdef TTKey key
     if s.led != NO_CARD:
-        return order_replies(legal_cards(s), cards_in_play(s), s.led, moves)
-    tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer)
-    return order_leads(s.hand[s.leader], s.hand[1 - s.leader], tt_move(&key, tt_probe(s.tt, &key)), moves)
+        return order_replies(legal_cards(s), cards_in_play(s), s.led, goal_alone(s), moves)
+    tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer, goal_detail(s, s.hand[0] | s.hand[1]))
+    return order_leads(s.hand[s.leader], s.hand[1 - s.leader],
+                       tt_move(&key, tt_probe(s.tt if s.goal == GOAL_NONE else s.goal_tt, &key)), goal_alone(s), moves)
 
 
 def _check_position(Hand forehand, Hand dealer, int leader, int declarer, int led):
@@ -276,6 +340,7 @@ cdef class Solver:
     """
 
     cdef TranspositionTable tt
+    cdef TranspositionTable goal_tt
     cdef SearchState state
     cdef readonly double tt_mb
 
@@ -283,12 +348,16 @@ cdef class Solver:
         if not tt_mb > 0:
             raise ValueError("the table size must be positive")
         tt_allocate(&self.tt, <size_t>(tt_mb * 1024 * 1024))
+        tt_allocate(&self.goal_tt, <size_t>(min(tt_mb, GOAL_TT_MB) * 1024 * 1024))
+        self.goal_tt.current_only = True
         self.tt_mb = tt_mb
         self.state.tt = &self.tt
+        self.state.goal_tt = &self.goal_tt
         self.state.nodes = 0
 
     def __dealloc__(self):
         tt_release(&self.tt)
+        tt_release(&self.goal_tt)
 
     cdef void _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led) except *:
         _check_position(forehand, dealer, leader, declarer, led)
@@ -297,7 +366,35 @@ cdef class Solver:
         self.state.leader = leader
         self.state.declarer = declarer
         self.state.led = led
-        self.tt.age = <unsigned char>(self.tt.age + 1)
+        self.state.goal = GOAL_NONE
+        self.state.goal_card = NO_CARD
+        self.state.goal_cards = 0
+        self.state.goal_points = False
+        tt_new_age(&self.tt)
+
+    cdef int _set_goal(self, Hand forehand, Hand dealer, int leader, int owner, int led, int goal, int bird,
+                       int trick, int need) except -2:
+        """Set up a goal query; return the null-window bound to test, or -1
+        when the goal is out of reach before any search (the owner does not
+        hold the bird, or its trick is past)."""
+        cdef int cards
+        if goal not in (GOAL_VALAT, GOAL_BIRD):
+            raise ValueError(f"unknown goal {goal}")
+        self._set(forehand, dealer, leader, owner, led)
+        self.state.goal = goal
+        self.state.goal_points = need > 0
+        tt_new_age(&self.goal_tt)
+        if goal == GOAL_BIRD:
+            if not 32 <= bird <= 35 or not 13 <= trick <= 16:
+                raise ValueError("a bird goal names I, II, III or IV and its trick, 13 to 16")
+            cards = popcount(self.state.hand[1 - leader])
+            if not (self.state.hand[owner] >> bird & 1 or (led == bird and leader == owner)):
+                return -1
+            if cards < 17 - trick:
+                return -1
+            self.state.goal_card = bird
+            self.state.goal_cards = 17 - trick
+        return max(need, 0)
 
     def clear(self):
         """Empty the transposition table."""
@@ -317,7 +414,7 @@ cdef class Solver:
         that card, including what it wins now."""
         cdef int8_t moves[MAX_MOVES]
         cdef int values[64]
-        cdef int n, i, card, gain, best
+        cdef int n, i, card, gain, best, status
         cdef bint maximizing
         cdef SearchState root, child
         cdef Hand legal, in_play
@@ -334,7 +431,7 @@ cdef class Solver:
             for i in range(n):
                 card = moves[i]
                 child = root
-                gain = play(&child, card)
+                gain = play(&child, card, &status)
                 if i == 0:
                     values[card] = gain + exact_value(&child)
                     best = values[card]
@@ -356,7 +453,7 @@ cdef class Solver:
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
         """An optimal line of play to the end of the hand, as a list of cards."""
         cdef int8_t moves[MAX_MOVES]
-        cdef int n, i, value, gain, target, card
+        cdef int n, i, value, gain, target, card, status
         cdef bint maximizing, found
         cdef SearchState parent, child
         self._set(forehand, dealer, leader, declarer, led)
@@ -372,7 +469,7 @@ cdef class Solver:
                 for i in range(n):
                     child = parent
                     card = moves[i]
-                    gain = play(&child, card)
+                    gain = play(&child, card, &status)
                     target = value - gain
                     if maximizing:
                         found = search(&child, target) >= target
@@ -387,6 +484,68 @@ cdef class Solver:
             self.state = child
             result.append(card)
         return result
+
+    def goal_feasible(self, Hand forehand, Hand dealer, int leader, int owner, int led=NO_CARD, *,
+                      int goal, int bird=NO_CARD, int trick=0, int need=0):
+        """Whether ``owner`` can force the goal: GOAL_VALAT (every trick
+        still to play) or GOAL_BIRD (``bird`` wins trick ``trick``, 13 to 16,
+        itself).  With ``need`` > 0 the owner, who must then be the declarer,
+        must also take at least ``need`` more thirds, by one strategy."""
+        cdef int beta = self._set_goal(forehand, dealer, leader, owner, led, goal, bird, trick, need)
+        cdef int result
+        if beta < 0:
+            return False
+        with nogil:
+            result = search(&self.state, beta)
+        return result >= beta
+
+    def goal_line(self, Hand forehand, Hand dealer, int leader, int owner, int led=NO_CARD, *,
+                  int goal, int bird=NO_CARD, int trick=0, int need=0):
+        """``(feasible, line)``: a line on which the owner reaches the goal
+        whatever the opponent does, or on which the opponent stops it
+        whatever the owner does, up to the trick that decides it (to the end
+        of the hand when thirds count)."""
+        cdef int8_t moves[MAX_MOVES]
+        cdef int beta = self._set_goal(forehand, dealer, leader, owner, led, goal, bird, trick, need)
+        cdef int n, i, card, gain, status, target
+        cdef bint feasible, owner_moves, keeps
+        cdef SearchState parent, child
+        if beta < 0:
+            return False, []
+        with nogil:
+            feasible = search(&self.state, beta) >= beta
+        target = beta
+        result = []
+        while self.state.hand[0] | self.state.hand[1]:
+            parent = self.state
+            # The side whose every card keeps the outcome may play any; the
+            # other must find a card that keeps it.
+            owner_moves = to_move(&parent) == parent.declarer
+            with nogil:
+                n = ordered_moves(&parent, moves)
+                for i in range(n):
+                    child = parent
+                    card = moves[i]
+                    gain = play(&child, card, &status)
+                    if not child.goal_points:
+                        gain = 0  # only the goal counts
+                    if status == GOAL_BROKEN:
+                        keeps = not feasible
+                    elif status == GOAL_MET and not child.goal_points:
+                        keeps = feasible
+                    else:
+                        keeps = (search(&child, target - gain) >= target - gain) == feasible
+                    parent.nodes = child.nodes
+                    if keeps or owner_moves != feasible:
+                        break
+            if not keeps and owner_moves == feasible:
+                raise RuntimeError("no card keeps the goal's outcome: the search is inconsistent")
+            self.state = child
+            target -= gain
+            result.append(card)
+            if status != GOAL_OPEN and not (status == GOAL_MET and child.goal_points):
+                break
+        return feasible, result
 
     @property
     def stats(self):
@@ -407,7 +566,7 @@ def _same_group(int previous, int card, Hand in_play):
     cdef int8_t moves[MAX_MOVES]
     if previous == NO_CARD:
         return False
-    return representatives(bit(previous) | bit(card), in_play, moves) == 1
+    return representatives(bit(previous) | bit(card), in_play, 0, moves) == 1
 
 
 # Test-only views of the C pieces.
@@ -428,19 +587,19 @@ def _py_legal_replies(Hand hand, int led):
     return legal_replies(hand, led)
 
 
-def _py_representatives(Hand candidates, Hand in_play):
+def _py_representatives(Hand candidates, Hand in_play, Hand alone=0):
     cdef int8_t moves[MAX_MOVES]
-    cdef int n = representatives(candidates, in_play, moves)
+    cdef int n = representatives(candidates, in_play, alone, moves)
     return [moves[i] for i in range(n)]
 
 
 def _py_order_leads(Hand own, Hand opponent, int first=NO_CARD):
     cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_leads(own, opponent, first, moves)
+    cdef int n = order_leads(own, opponent, first, 0, moves)
     return [moves[i] for i in range(n)]
 
 
 def _py_order_replies(Hand legal, Hand in_play, int led):
     cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_replies(legal, in_play, led, moves)
+    cdef int n = order_replies(legal, in_play, led, 0, moves)
     return [moves[i] for i in range(n)]

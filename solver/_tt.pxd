@@ -21,6 +21,8 @@
 #
 # Positions with the same key have the same value, whichever low cards were
 # played before.  The key is stored whole, so no two positions share an entry.
+# A goal search adds two bits of detail: where its bird (II, III or IV) stands
+# among the 1-point tarocks in play, which the pattern alone does not tell.
 #
 # Entry layout, 16 bytes:
 #
@@ -29,7 +31,7 @@
 #        8     2  lower   lower bound on the declarer's future thirds
 #       10     2  upper   upper bound on the declarer's future thirds
 #       12     1  move    best (or refuting) lead, as its index among the cards in play; -1 if none
-#       13     1  tag     pattern bits 32..35 | leader << 4 | declarer << 5
+#       13     1  tag     pattern bits 32..35 | leader << 4 | declarer << 5 | detail << 6
 #       14     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
 #       15     1  age     the solve that last wrote the entry
 #
@@ -53,7 +55,7 @@ cdef struct TTEntry:
     int16_t lower       # the declarer's future thirds are at least this
     int16_t upper       # ... and at most this
     int8_t move         # best or refuting lead, index among the cards in play; NO_MOVE if none
-    uint8_t tag         # high 4 bits of the pattern | leader << 4 | declarer << 5
+    uint8_t tag         # high 4 bits of the pattern | leader << 4 | declarer << 5 | detail << 6
     uint8_t depth       # cards in play when stored; 0 in an empty slot
     uint8_t age         # TranspositionTable.age when stored
 
@@ -62,6 +64,7 @@ cdef struct TranspositionTable:
     TTEntry* entries    # n_buckets * BUCKET_ENTRIES entries, 64-byte aligned, owned by a Solver
     uint64_t mask       # n_buckets - 1; n_buckets is a power of two
     uint8_t age         # bumped for every root solve so stale entries go first
+    bint current_only   # entries of other ages do not count (a table of one goal query at a time)
     uint64_t probes     # probes made
     uint64_t hits       # probes that found their position
     uint64_t stores     # entries written
@@ -118,6 +121,7 @@ cdef inline int tt_allocate(TranspositionTable* tt, size_t n_bytes) except -1:
         raise MemoryError(f"cannot allocate a transposition table of {n * bucket_bytes} bytes")
     tt.mask = n - 1
     tt.age = 0
+    tt.current_only = False
     tt.probes = tt.hits = tt.stores = tt.overwrites = 0
     return 0
 
@@ -129,6 +133,15 @@ cdef inline void tt_release(TranspositionTable* tt) noexcept nogil:
 
 cdef inline void tt_clear(TranspositionTable* tt) noexcept nogil:
     memset(tt.entries, 0, (tt.mask + 1) * BUCKET_ENTRIES * sizeof(TTEntry))
+
+
+cdef inline void tt_new_age(TranspositionTable* tt) noexcept nogil:
+    """Start a new solve.  A table that counts only current entries is
+    cleared when the age wraps round, so that no entry comes back to life."""
+    tt.age = <uint8_t>(tt.age + 1)
+    if tt.age == 0 and tt.current_only:
+        tt_clear(tt)
+        tt.age = 1
 
 
 cdef inline uint64_t pattern_of(Hand in_play) noexcept nogil:
@@ -143,12 +156,14 @@ cdef inline uint64_t pattern_of(Hand in_play) noexcept nogil:
             | (<uint64_t>popcount(in_play & MIDDLE_TAROCKS) << 31))
 
 
-cdef inline void tt_key(TTKey* key, Hand forehand_hand, Hand dealer_hand, int leader, int declarer) noexcept nogil:
+cdef inline void tt_key(TTKey* key, Hand forehand_hand, Hand dealer_hand, int leader, int declarer,
+                        int detail) noexcept nogil:
     cdef uint64_t pattern
     key.in_play = forehand_hand | dealer_hand
     pattern = pattern_of(key.in_play)
     key.key = gather_bits(forehand_hand, key.in_play) | (pattern << 32)
-    key.tag = <uint8_t>((pattern >> 32) | (<uint64_t>leader << 4) | (<uint64_t>declarer << 5))
+    key.tag = <uint8_t>((pattern >> 32) | (<uint64_t>leader << 4) | (<uint64_t>declarer << 5)
+                        | (<uint64_t>detail << 6))
 
 
 cdef inline int tt_move(TTKey* key, TTEntry* entry) noexcept nogil:
@@ -166,8 +181,9 @@ cdef inline TTEntry* tt_bucket(TranspositionTable* tt, TTKey* key) noexcept nogi
     return tt.entries + (h & tt.mask) * BUCKET_ENTRIES
 
 
-cdef inline bint tt_matches(TTEntry* entry, TTKey* key) noexcept nogil:
-    return entry.depth != 0 and entry.key == key.key and entry.tag == key.tag
+cdef inline bint tt_matches(TranspositionTable* tt, TTEntry* entry, TTKey* key) noexcept nogil:
+    return (entry.depth != 0 and entry.key == key.key and entry.tag == key.tag
+            and (entry.age == tt.age or not tt.current_only))
 
 
 cdef inline TTEntry* tt_probe(TranspositionTable* tt, TTKey* key) noexcept nogil:
@@ -176,7 +192,7 @@ cdef inline TTEntry* tt_probe(TranspositionTable* tt, TTKey* key) noexcept nogil
     cdef int i
     tt.probes += 1
     for i in range(BUCKET_ENTRIES):
-        if tt_matches(bucket + i, key):
+        if tt_matches(tt, bucket + i, key):
             tt.hits += 1
             return bucket + i
     return NULL
@@ -192,7 +208,7 @@ cdef inline void tt_store(TranspositionTable* tt, TTKey* key, int value, int bet
     cdef TTEntry* victim = bucket
     cdef int i
     for i in range(BUCKET_ENTRIES):
-        if tt_matches(bucket + i, key):
+        if tt_matches(tt, bucket + i, key):
             e = bucket + i
             break
         if (bucket[i].age != tt.age) > (victim.age != tt.age) or (
@@ -204,7 +220,7 @@ cdef inline void tt_store(TranspositionTable* tt, TTKey* key, int value, int bet
             tt.overwrites += 1
         e.key = key.key
         e.tag = key.tag
-        e.lower = 0
+        e.lower = -UNBOUNDED
         e.upper = UNBOUNDED
         e.move = NO_MOVE
     e.depth = <uint8_t>popcount(key.in_play)
