@@ -485,6 +485,15 @@ cdef class Solver:
             result.append(card)
         return result
 
+    def reaches(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, *, int need):
+        """Whether the declarer can take at least ``need`` more thirds: one
+        null-window search."""
+        cdef int result
+        self._set(forehand, dealer, leader, declarer, led)
+        with nogil:
+            result = search(&self.state, need)
+        return result >= need
+
     def goal_feasible(self, Hand forehand, Hand dealer, int leader, int owner, int led=NO_CARD, *,
                       int goal, int bird=NO_CARD, int trick=0, int need=0):
         """Whether ``owner`` can force the goal: GOAL_VALAT (every trick

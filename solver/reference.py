@@ -301,3 +301,72 @@ def reference_value(
     """
     hands = _check(forehand, dealer, leader, declarer, led)
     return _future(declarer)(hands, leader, led)
+
+
+BIRD_TRICKS = {"I": 16, "II": 15, "III": 14, "IV": 13}
+"""The trick each bird must win itself (RULES.md §5)."""
+
+
+def reference_goal(
+    forehand: Iterable[str],
+    dealer: Iterable[str],
+    leader: str,
+    owner: str,
+    led: str | None = None,
+    *,
+    goal: str,
+    need: int = 0,
+) -> bool:
+    """Whether ``owner`` can force ``goal`` against every defence.
+
+    ``goal`` is ``"valat"`` (he wins every trick still to play) or a bird,
+    ``"I"`` to ``"IV"`` (that card of his wins its trick, 16 to 13, itself).
+    With ``need`` > 0 he must also take at least ``need`` more thirds, by the
+    same strategy.  Trick numbers count back from the last: with k cards in
+    each hand the trick about to start is trick 17 - k.
+
+    >>> reference_goal(["I", "XXI"], ["HK", "H4"], "forehand", "forehand", goal="I")
+    True
+    >>> reference_goal(["I", "HK"], ["XX", "H4"], "forehand", "forehand", goal="I")
+    False
+    >>> reference_goal(["I", "XXI"], ["HK", "H4"], "forehand", "forehand", goal="valat", need=40)
+    True
+    >>> reference_goal(["I", "XXI"], ["HK", "H4"], "forehand", "forehand", goal="valat", need=41)
+    False
+    """
+    hands = _check(forehand, dealer, leader, owner, led)
+    if goal != "valat":
+        bird_trick = BIRD_TRICKS[goal]
+        if goal not in hands[SEATS.index(owner)] and not (led == goal and leader == owner):
+            return False
+
+    # The most thirds the owner can take on lines that keep the goal, or
+    # None when the other player can break it.
+    @cache
+    def best(hands: Hands, leader: str, led: str | None, met: bool) -> int | None:
+        if led is None and not (hands[0] or hands[1]):
+            return 0 if goal == "valat" or met else None
+        mover = leader if led is None else other(leader)
+        trick = 17 - len(hands[SEATS.index(other(leader))]) if led is not None else 0
+        outcomes = []
+        for card in legal_cards(hands[SEATS.index(mover)], led):
+            after, next_leader, next_led, gain = play(hands, leader, led, card, owner)
+            now_met = met
+            if led is not None:  # the card completed a trick, won by next_leader
+                if goal == "valat" and next_leader != owner:
+                    outcomes.append(None)
+                    continue
+                if goal in (led, card):
+                    if trick != bird_trick or next_leader != owner:
+                        outcomes.append(None)
+                        continue
+                    now_met = True
+            rest = best(after, next_leader, next_led, now_met)
+            outcomes.append(None if rest is None else gain + rest)
+        kept = [o for o in outcomes if o is not None]
+        if mover == owner:
+            return max(kept) if kept else None
+        return None if len(kept) < len(outcomes) else min(kept)
+
+    result = best(hands, leader, led, False)
+    return result is not None and result >= need

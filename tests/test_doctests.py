@@ -12,6 +12,7 @@ MODULES = [
     "kosolve.analysis",
     "kosolve.dealing",
     "kosolve.reference",
+    "kosolve.feasibility",
     "kosolve._search",
     "kosolve.cli.main",
     "kosolve.cli.options",
