@@ -400,13 +400,47 @@ cdef class Solver:
         """Empty the transposition table."""
         tt_clear(&self.tt)
 
-    def value(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
-        """The declarer's future thirds with best play by both sides."""
+    def value(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, int guess=-1):
+        """The declarer's future thirds with best play by both sides.  A
+        ``guess`` (such as the value a card earlier) starts MTD(f) there;
+        without one the value is found by bisection."""
         cdef int result
         self._set(forehand, dealer, leader, declarer, led)
         with nogil:
-            result = exact_value(&self.state)
+            if guess < 0:
+                result = exact_value(&self.state)
+            else:
+                result = mtdf_value(&self.state, guess, 0, thirds_in_play(&self.state))
         return result
+
+    def keeping_cards(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, *, int value):
+        """The legal cards of the side to move that keep ``value``, the
+        position's value: one null-window test a group of equal cards."""
+        cdef int8_t moves[MAX_MOVES]
+        cdef bint keeps[64]
+        cdef int n, i, card, gain, status, target
+        cdef bint maximizing
+        cdef SearchState root, child
+        cdef Hand legal, in_play
+        self._set(forehand, dealer, leader, declarer, led)
+        root = self.state
+        in_play = cards_in_play(&root)
+        legal = legal_cards(&root)
+        with nogil:
+            maximizing = to_move(&root) == root.declarer
+            n = ordered_moves(&root, moves)
+            for i in range(n):
+                card = moves[i]
+                child = root
+                gain = play(&child, card, &status)
+                target = value - gain
+                if maximizing:
+                    keeps[card] = search(&child, target) >= target
+                else:
+                    keeps[card] = search(&child, target + 1) <= target
+                root.nodes = child.nodes
+        self.state.nodes = root.nodes
+        return [card for card, rep in _representative_of(legal, in_play) if keeps[rep]]
 
     def move_values(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
         """``[(card, value), ...]`` for every legal card of the side to move,
@@ -440,15 +474,7 @@ cdef class Solver:
                     best = max(best, values[card]) if maximizing else min(best, values[card])
                 root.nodes = child.nodes
         self.state.nodes = root.nodes
-        result = []
-        rep = previous = NO_CARD
-        for card in range(54):
-            if legal >> card & 1:
-                if not _same_group(previous, card, in_play):
-                    rep = card
-                result.append((card, values[rep]))
-                previous = card
-        return result
+        return [(card, values[rep]) for card, rep in _representative_of(legal, in_play)]
 
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
         """An optimal line of play to the end of the hand, as a list of cards."""
@@ -568,6 +594,20 @@ cdef class Solver:
             "tt_entries": (self.tt.mask + 1) * BUCKET_ENTRIES,
             "tt_bytes": (self.tt.mask + 1) * BUCKET_ENTRIES * sizeof(TTEntry),
         }
+
+
+def _representative_of(Hand legal, Hand in_play):
+    """``(card, representative)`` for every legal card, lowest first: the
+    representative is the card searched for its group of equal cards."""
+    result = []
+    rep = previous = NO_CARD
+    for card in range(54):
+        if legal >> card & 1:
+            if not _same_group(previous, card, in_play):
+                rep = card
+            result.append((card, rep))
+            previous = card
+    return result
 
 
 def _same_group(int previous, int card, Hand in_play):

@@ -18,6 +18,7 @@ strategy, as a declarer who announces both needs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -93,6 +94,71 @@ def starting_hands(position: Position) -> tuple[Hand, Hand]:
     return start.hands[0], start.hands[1]
 
 
+POINT_GOALS: Final = ("win", "absolut", "panzer", "without_trull", "without_kings")
+
+
+def goal_thirds(goal: str, rules: Rules) -> int:
+    """The declarer's final thirds that a point goal asks for."""
+    return {"absolut": ABSOLUT_THIRDS, "panzer": PANZER_THIRDS}.get(goal, rules.win_thirds)
+
+
+def solve_goal(
+    position: Position,
+    seat: Seat,
+    goal: str,
+    *,
+    solver: Solver | None = None,
+    rules: Rules = DEFAULT_RULES,
+    with_line: bool = True,
+) -> Feasibility:
+    """Whether ``seat`` can force ``goal`` from ``position``: one of
+    :data:`TRICK_GOALS` for either player, or (for the declarer, with the
+    piles known) one of :data:`DECLARER_GOALS`.
+
+    Valat counts the tricks of the position's play too: a player who lost
+    one there cannot make it.
+    """
+    solver = solver or new_solver()
+    led = position.trick[0] if position.trick else NO_CARD
+    args = (position.hands[0], position.hands[1], position.leader)
+    trick_goal = goal.removesuffix("_win")
+    if trick_goal in TRICK_GOALS:
+        with_win = goal != trick_goal
+        if with_win and seat != position.declarer:
+            raise ValueError(f"{goal} is a goal of the declarer")
+        need = rules.win_thirds - _declarer_thirds(position) if with_win else 0
+        if trick_goal == "valat":
+            if position.tricks_won[seat] < len(position.move_stack) // 2:
+                return Feasibility(seat, goal, False, ())
+            call = solver.goal_line if with_line else _no_line(solver.goal_feasible)
+            feasible, line = call(*args, seat, led, goal=VALAT, need=need)
+        else:
+            bird, trick = BIRDS[trick_goal]
+            call = solver.goal_line if with_line else _no_line(solver.goal_feasible)
+            feasible, line = call(*args, seat, led, goal=BIRD, bird=bird, trick=trick, need=need)
+        return Feasibility(seat, goal, feasible, tuple(line))
+    if goal not in POINT_GOALS:
+        raise ValueError(f"unknown goal {goal!r}")
+    if seat != position.declarer:
+        raise ValueError(f"{goal} is a goal of the declarer")
+    search = (*args, position.declarer, led)
+    start = starting_hands(position)[position.declarer]
+    holding_ok = not (goal == "without_trull" and start & TRULL) and not (goal == "without_kings" and start & KINGS)
+    feasible = holding_ok and solver.reaches(*search, need=goal_thirds(goal, rules) - _declarer_thirds(position))
+    line = tuple(solver.line(*search)) if with_line and not position.is_over() else ()
+    return Feasibility(seat, goal, feasible, line)
+
+
+def _declarer_thirds(position: Position) -> int:
+    if position.piles is None:
+        raise ValueError("point goals need the piles")
+    return position.declarer_thirds()
+
+
+def _no_line(feasible: Callable[..., bool]) -> Callable[..., tuple[bool, list[Card]]]:
+    return lambda *args, **kwargs: (feasible(*args, **kwargs), [])
+
+
 def feasibility(
     position: Position,
     *,
@@ -101,47 +167,16 @@ def feasibility(
 ) -> FeasibilityTable:
     """Solve every goal of RULES.md §5 for both players in ``position``.
 
-    Point targets need the piles; without them the declarer's point goals
-    (and the goals that include the win) are left out.  Valat counts the
-    tricks of the position's play too: a player who lost one there cannot
-    make it.
+    Point targets need the piles; without them the declarer's goals are
+    left out.
     """
     solver = solver or new_solver()
-    led = position.trick[0] if position.trick else NO_CARD
-    args = (position.hands[0], position.hands[1], position.leader)
-    rows: list[Feasibility] = []
-    completed = len(position.move_stack) // 2
-
-    def trick_goal(seat: Seat, goal: str, with_win: bool = False) -> Feasibility:
-        name = f"{goal}_win" if with_win else goal
-        # A need of no more thirds leaves the goal alone to search.
-        need = rules.win_thirds - position.declarer_thirds() if with_win else 0
-        if goal == "valat":
-            if position.tricks_won[seat] < completed:
-                return Feasibility(seat, name, False, ())
-            feasible, line = solver.goal_line(*args, seat, led, goal=VALAT, need=need)
-        else:
-            bird, trick = BIRDS[goal]
-            feasible, line = solver.goal_line(*args, seat, led, goal=BIRD, bird=bird, trick=trick, need=need)
-        return Feasibility(seat, name, feasible, tuple(line))
-
-    for seat in SEATS:
-        rows.extend(trick_goal(seat, goal) for goal in TRICK_GOALS)
+    rows = [solve_goal(position, seat, goal, solver=solver, rules=rules) for seat in SEATS for goal in TRICK_GOALS]
     if position.piles is not None:
         declarer = position.declarer
-        base = position.declarer_thirds()
-        search = (*args, declarer, led)
-        line = tuple(solver.line(*search)) if not position.is_over() else ()
-        start = starting_hands(position)[declarer]
-
-        def points_goal(name: str, thirds: int, holding_ok: bool = True) -> Feasibility:
-            feasible = holding_ok and solver.reaches(*search, need=thirds - base)
-            return Feasibility(declarer, name, feasible, line)
-
-        rows.append(points_goal("win", rules.win_thirds))
-        rows.append(points_goal("absolut", ABSOLUT_THIRDS))
-        rows.append(points_goal("panzer", PANZER_THIRDS))
-        rows.append(points_goal("without_trull", rules.win_thirds, not start & TRULL))
-        rows.append(points_goal("without_kings", rules.win_thirds, not start & KINGS))
-        rows.extend(trick_goal(declarer, goal, with_win=True) for goal in TRICK_GOALS)
+        # One optimal line shows every point goal, made or not.
+        line = solve_goal(position, declarer, "win", solver=solver, rules=rules).line
+        for goal in DECLARER_GOALS:
+            row = solve_goal(position, declarer, goal, solver=solver, rules=rules, with_line=goal not in POINT_GOALS)
+            rows.append(row if goal not in POINT_GOALS else Feasibility(declarer, goal, row.feasible, line))
     return FeasibilityTable(tuple(rows))
