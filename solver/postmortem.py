@@ -1,0 +1,179 @@
+"""Post-mortem of a played hand: the double-dummy value before and after
+every card, what each card cost the player who played it, the cards that
+would have kept the value, and when each goal stopped being makeable.
+
+Values are the declarer's final thirds (piles, tricks so far and the tricks
+to come, with best play from there); a card's loss is how many thirds it
+gave away from its player's side, so the declarer's losses less the
+defender's add up to the value at the start less the value at the end.
+
+>>> from kosolve.cards import parse_hand, card_name
+>>> from kosolve.deal import Deal
+>>> from kosolve.game import FOREHAND
+>>> hands = (parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"]))
+>>> deal = Deal("solo", FOREHAND, hands, play=tuple(parse_hand([c]).bit_length() - 1 for c in ["H4", "HQ"]))
+>>> review = postmortem(deal)
+>>> [(card_name(r.card), r.before, r.after, r.loss, [card_name(c) for c in r.best]) for r in review.cards]
+[('H4', 23, 0, 23, ['HK']), ('HQ', 0, 0, 0, [])]
+>>> review.total_loss
+(23, 0)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from kosolve._search import Solver
+from kosolve.analysis import DEFAULT_RULES, new_solver
+from kosolve.cards import Card, card_name
+from kosolve.deal import Deal
+from kosolve.feasibility import solve_goal
+from kosolve.game import Position, Rules, Seat, seat_name
+
+NO_CARD = -1
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One card of the play, judged by best play from there on."""
+
+    index: int
+    """Its place in the play, from 0."""
+    trick: int
+    """The trick it was played to, 1 to 16."""
+    player: Seat
+    card: Card
+    before: int
+    """The declarer's final thirds with best play before the card ..."""
+    after: int
+    """... and after it."""
+    loss: int
+    """Thirds the card gave away from its player's side (0 for a best card)."""
+    best: tuple[Card, ...]
+    """The cards that would have kept the value, when this one did not."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "trick": self.trick,
+            "player": seat_name(self.player),
+            "card": card_name(self.card),
+            "before": self.before,
+            "after": self.after,
+            "loss": self.loss,
+            "best": [card_name(c) for c in self.best],
+        }
+
+
+@dataclass(frozen=True)
+class GoalTrack:
+    """When a goal stopped being makeable along the play."""
+
+    seat: Seat
+    goal: str
+    makeable_at_start: bool
+    lost_at: int | None
+    """The index of the card after which it was no longer makeable; None if
+    it stayed makeable (or never was)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "by": seat_name(self.seat),
+            "what": self.goal,
+            "makeable_at_start": self.makeable_at_start,
+            "lost_at_card": self.lost_at,
+        }
+
+
+@dataclass(frozen=True)
+class PostMortem:
+    cards: tuple[CardReview, ...]
+    goals: tuple[GoalTrack, ...]
+    nodes: int
+    ms: float
+
+    @property
+    def total_loss(self) -> tuple[int, int]:
+        """Each seat's thirds given away (forehand, dealer)."""
+        return (
+            sum(r.loss for r in self.cards if r.player == 0),
+            sum(r.loss for r in self.cards if r.player == 1),
+        )
+
+    def costliest(self, count: int = 3) -> list[CardReview]:
+        """The cards that cost most, the most first (cards that cost nothing
+        are left out)."""
+        mistakes = [r for r in self.cards if r.loss > 0]
+        return sorted(mistakes, key=lambda r: (-r.loss, r.index))[:count]
+
+    def to_json(self) -> dict[str, object]:
+        forehand, dealer = self.total_loss
+        return {
+            "postmortem": [r.to_json() for r in self.cards],
+            "postmortem_summary": {
+                "loss": {"forehand": forehand, "dealer": dealer},
+                "costliest": [r.index for r in self.costliest()],
+                "goals": [g.to_json() for g in self.goals],
+                "nodes": self.nodes,
+                "ms": round(self.ms, 3),
+            },
+        }
+
+
+def _search_args(position: Position) -> tuple[int, int, int, int, int]:
+    led = position.trick[0] if position.trick else NO_CARD
+    return position.hands[0], position.hands[1], position.leader, position.declarer, led
+
+
+def postmortem(
+    deal: Deal,
+    *,
+    goals: tuple[tuple[Seat, str], ...] = (),
+    solver: Solver | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> PostMortem:
+    """Go through the deal's play card by card, one solver (and its table)
+    for all of it.  ``goals`` are ``(seat, goal)`` pairs of
+    :mod:`kosolve.feasibility` to follow along the play."""
+    solver = solver or new_solver()
+    start_nodes = solver.stats["nodes"]
+    started = time.perf_counter()
+    position = deal.position(at=0)
+    values = []
+    value = -1
+    for card in (*deal.play, None):
+        value = solver.value(*_search_args(position), guess=value) if not position.is_over() else 0
+        values.append(position.declarer_thirds() + value)
+        if card is not None:
+            position.push(card)
+    reviews = []
+    position = deal.position(at=0)
+    for index, card in enumerate(deal.play):
+        player = position.turn
+        before, after = values[index], values[index + 1]
+        loss = before - after if player == deal.declarer else after - before
+        best: tuple[Card, ...] = ()
+        if loss:
+            future = before - position.declarer_thirds()
+            best = tuple(solver.keeping_cards(*_search_args(position), value=future))
+        trick = deal.first_trick + len(position.move_stack) // 2
+        reviews.append(CardReview(index, trick, player, card, before, after, loss, best))
+        position.push(card)
+    tracks = tuple(_track(deal, seat, goal, solver, rules) for seat, goal in goals)
+    return PostMortem(
+        cards=tuple(reviews),
+        goals=tracks,
+        nodes=solver.stats["nodes"] - start_nodes,
+        ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def _track(deal: Deal, seat: Seat, goal: str, solver: Solver, rules: Rules) -> GoalTrack:
+    position = deal.position(at=0)
+    makeable = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible
+    if makeable:
+        for index, card in enumerate(deal.play):
+            position.push(card)
+            if not solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible:
+                return GoalTrack(seat, goal, True, index)
+    return GoalTrack(seat, goal, makeable, None)
