@@ -11,7 +11,7 @@ import json
 import sys
 
 from kosolve._search import DEFAULT_TT_MB
-from kosolve.bench import DEFAULT_DEALS, DEFAULT_ENDING_TRICKS, DEFAULT_ENDINGS, run_bench
+from kosolve.bench import DEFAULT_DEALS, DEFAULT_ENDING_TRICKS, DEFAULT_ENDINGS, DEFAULT_POSTMORTEMS, run_bench
 
 
 def _progress(done: int, total: int) -> None:
@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tt-mb", type=float, default=DEFAULT_TT_MB, help="transposition table size in MB")
     parser.add_argument("--endings", type=int, default=DEFAULT_ENDINGS, help="endings to time against the reference")
     parser.add_argument("--ending-tricks", type=int, default=DEFAULT_ENDING_TRICKS, help="tricks left in each ending")
+    parser.add_argument("--postmortems", type=int, default=DEFAULT_POSTMORTEMS, help="whole plays to review")
+    parser.add_argument("--no-goals", action="store_true", help="do not time feasibility questions")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     report = run_bench(
@@ -37,6 +39,8 @@ def main(argv: list[str] | None = None) -> None:
         tt_mb=args.tt_mb,
         endings=args.endings,
         ending_tricks=args.ending_tricks,
+        goals=not args.no_goals,
+        postmortems=args.postmortems,
         progress=_progress,
     )
     print(json.dumps(report.to_json(), indent=2) if args.json else report.format())

@@ -377,6 +377,8 @@ def solve_command(
 @click.option("--seed", type=int, help="Seed of the dealing; the same seed deals the same positions.")
 @click.option("--endings", type=click.IntRange(min=0), help="Endings to time against the pure-Python reference.")
 @click.option("--ending-tricks", type=click.IntRange(1, TRICKS_PER_GAME), help="Tricks in each ending.")
+@click.option("--postmortems", type=click.IntRange(min=0), help="Whole plays to review card by card.")
+@click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
 @tt_mb_option
 @json_option
 @quiet_option("No progress bar.")
@@ -385,13 +387,16 @@ def bench_command(
     seed: int | None,
     endings: int | None,
     ending_tricks: int | None,
+    postmortems: int | None,
+    goals: bool,
     tt_mb: float,
     as_json: bool,
     quiet: bool,
 ) -> None:
     """Time the solver on realistic positions: whole deals dealt by the
-    rules (shuffle, discard, talon exchange) from a fixed seed, and short
-    endings checked against the pure-Python reference.
+    rules (shuffle, discard, talon exchange) from a fixed seed, the
+    feasibility of birds and Valat on them, post-mortems of whole plays, and
+    short endings checked against the pure-Python reference.
 
     \b
     Examples:
@@ -400,12 +405,18 @@ def bench_command(
     """
     from kosolve.bench import run_bench
 
-    given = {"deals": deals, "seed": seed, "endings": endings, "ending_tricks": ending_tricks}
+    given = {
+        "deals": deals,
+        "seed": seed,
+        "endings": endings,
+        "ending_tricks": ending_tricks,
+        "postmortems": postmortems,
+    }
     options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
 
     def bench(progress: Callable[[int, int], None] | None) -> Any:
         try:
-            return run_bench(tt_mb=tt_mb, progress=progress, **options)
+            return run_bench(tt_mb=tt_mb, goals=goals, progress=progress, **options)
         except (MemoryError, ValueError) as error:
             raise click.ClickException(f"the benchmark failed: {error or 'out of memory'}") from None
 

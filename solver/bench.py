@@ -16,16 +16,19 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from kosolve import __version__
-from kosolve._search import DEFAULT_TT_MB
+from kosolve._search import DEFAULT_TT_MB, Solver
 from kosolve.analysis import new_solver, solve
-from kosolve.cards import card_name, hand_names
+from kosolve.cards import Card, card_name, hand_names
+from kosolve.deal import Deal
 from kosolve.dealing import deal_games, random_ending
-from kosolve.game import CONTRACTS, SEAT_NAMES, Seat
+from kosolve.feasibility import BIRDS, TRICK_GOALS, solve_goal
+from kosolve.game import CONTRACTS, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Seat
+from kosolve.postmortem import postmortem
 from kosolve.reference import reference_move_values
 
 MB = 1024 * 1024
@@ -34,6 +37,7 @@ DEFAULT_DEALS = 100
 DEFAULT_ENDINGS = 40
 """The reference search takes about 0.1 to 1 s on an ending of 8 tricks."""
 DEFAULT_ENDING_TRICKS = 8
+DEFAULT_POSTMORTEMS = 10
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,32 @@ class EndingTiming:
 
 
 @dataclass(frozen=True)
+class GoalTiming:
+    """One feasibility question (a bird or Valat for one player) on a whole
+    deal at trick 1."""
+
+    goal: str
+    feasible: bool
+    nodes: int
+    ms: float
+
+
+@dataclass(frozen=True)
+class PostMortemTiming:
+    """The post-mortem of a whole 32-card play, against the time of the same
+    deal's whole-position solve."""
+
+    cards: int
+    mistakes: int
+    ms: float
+    solve_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ms / self.solve_ms if self.solve_ms > 0 else 0.0
+
+
+@dataclass(frozen=True)
 class BenchReport:
     """What :func:`run_bench` measured; every summary figure is computed from
     the per-position records."""
@@ -99,6 +129,8 @@ class BenchReport:
     ending_tricks: int
     deals: tuple[DealTiming, ...]
     endings: tuple[EndingTiming, ...]
+    goals: tuple[GoalTiming, ...] = ()
+    postmortems: tuple[PostMortemTiming, ...] = ()
 
     @property
     def deals_solved(self) -> int:
@@ -194,6 +226,18 @@ class BenchReport:
             "table_mb": self.table_mb,
             "whole_deals": whole,
             "endings": endings,
+            "goals": {
+                "count": len(self.goals),
+                "feasible": sum(g.feasible for g in self.goals),
+                "time_ms": Spread.of([g.ms for g in self.goals]).to_json() if self.goals else None,
+            },
+            "postmortems": {
+                "count": len(self.postmortems),
+                "time_ms": Spread.of([p.ms for p in self.postmortems]).to_json() if self.postmortems else None,
+                "ratio_to_solve": Spread.of([p.ratio for p in self.postmortems]).to_json()
+                if self.postmortems
+                else None,
+            },
         }
 
     def format(self) -> str:
@@ -227,6 +271,26 @@ class BenchReport:
                 f"  values agree      {len(self.endings) - self.ending_disagreements:>5} / {len(self.endings)}"
                 + ("" if not self.ending_disagreements else "   <-- DISAGREEMENT"),
             ]
+        if self.goals:
+            goal_ms = Spread.of([g.ms for g in self.goals])
+            lines += [
+                "",
+                f"Feasibility questions on the whole deals (a held bird or Valat, each player):"
+                f" {len(self.goals)}, {sum(g.feasible for g in self.goals)} makeable",
+                f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}",
+                f"  {'time (ms)':12}{goal_ms.median:14.2f}{goal_ms.p90:14.2f}{goal_ms.p95:14.2f}{goal_ms.max:14.2f}",
+            ]
+        if self.postmortems:
+            pm_ms = Spread.of([p.ms for p in self.postmortems])
+            ratio = Spread.of([p.ratio for p in self.postmortems])
+            lines += [
+                "",
+                f"Post-mortems of whole 32-card plays: {len(self.postmortems)},"
+                f" {sum(p.mistakes for p in self.postmortems)} costly cards in all",
+                f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}",
+                f"  {'time (ms)':12}{pm_ms.median:14.1f}{pm_ms.p90:14.1f}{pm_ms.p95:14.1f}{pm_ms.max:14.1f}",
+                f"  {'x one solve':12}{ratio.median:14.2f}{ratio.p90:14.2f}{ratio.p95:14.2f}{ratio.max:14.2f}",
+            ]
         return "\n".join(lines)
 
 
@@ -237,6 +301,8 @@ def run_bench(
     tt_mb: float = DEFAULT_TT_MB,
     endings: int = DEFAULT_ENDINGS,
     ending_tricks: int = DEFAULT_ENDING_TRICKS,
+    goals: bool = True,
+    postmortems: int = DEFAULT_POSTMORTEMS,
     progress: Callable[[int, int], None] | None = None,
 ) -> BenchReport:
     """Solve ``deals`` whole deals and ``endings`` endings of
@@ -244,18 +310,36 @@ def run_bench(
     ``progress(done, total)`` is called after every position, whole deals
     first, then endings; the endings take most of the time of a short run,
     since the reference search is slow."""
-    if deals < 0 or endings < 0:
-        raise ValueError("the numbers of deals and endings must not be negative")
+    if deals < 0 or endings < 0 or postmortems < 0:
+        raise ValueError("the numbers of deals, endings and post-mortems must not be negative")
     solver = new_solver(tt_mb)
-    total = deals + endings
+    postmortems = min(postmortems, deals)
+    total = deals + endings + postmortems
     deal_timings = []
-    for index, deal in enumerate(deal_games(deals, seed)):
+    goal_timings: list[GoalTiming] = []
+    whole_deals = deal_games(deals, seed)
+    for index, deal in enumerate(whole_deals):
         solution = solve(deal.position(), solver=solver, with_line=False)
         deal_timings.append(
             DealTiming(deal.contract, deal.declarer, solution.thirds, solution.stats.nodes, solution.stats.ms)
         )
+        if goals:
+            goal_timings += _goal_timings(deal, solver)
         if progress is not None:
             progress(index + 1, total)
+    rng = random.Random(seed)
+    postmortem_timings = []
+    # The plays are made with a solver of their own, and each review starts
+    # from an empty table: it must not find the positions already solved.
+    player, reviewer = (new_solver(tt_mb), new_solver(tt_mb)) if postmortems else (solver, solver)
+    for index, deal in enumerate(whole_deals[:postmortems]):
+        played = _played(deal, player, rng)
+        reviewer.clear()
+        review = postmortem(played, solver=reviewer)
+        mistakes = sum(r.loss > 0 for r in review.cards)
+        postmortem_timings.append(PostMortemTiming(len(played.play), mistakes, review.ms, deal_timings[index].ms))
+        if progress is not None:
+            progress(deals + index + 1, total)
     rng = random.Random(seed)
     ending_timings = []
     for index in range(endings):
@@ -274,7 +358,7 @@ def run_bench(
         ours = {card_name(m.card): m.thirds - base for m in solution.moves}
         ending_timings.append(EndingTiming(ending_tricks, solution.stats.ms, reference_ms, ours == reference))
         if progress is not None:
-            progress(deals + index + 1, total)
+            progress(deals + postmortems + index + 1, total)
     return BenchReport(
         seed=seed,
         tt_mb=tt_mb,
@@ -282,4 +366,40 @@ def run_bench(
         ending_tricks=ending_tricks,
         deals=tuple(deal_timings),
         endings=tuple(ending_timings),
+        goals=tuple(goal_timings),
+        postmortems=tuple(postmortem_timings),
     )
+
+
+def _goal_timings(deal: Deal, solver: Solver) -> list[GoalTiming]:
+    """Every bird a player holds, and Valat, for both players."""
+    position = deal.position()
+    timings = []
+    for seat in SEATS:
+        for goal in TRICK_GOALS:
+            if goal in BIRDS and not position.hands[seat] >> BIRDS[goal][0] & 1:
+                continue
+            before = solver.stats["nodes"]
+            start = time.perf_counter()
+            feasible = solve_goal(position, seat, goal, solver=solver, with_line=False).feasible
+            ms = (time.perf_counter() - start) * 1000
+            timings.append(GoalTiming(goal, feasible, solver.stats["nodes"] - before, ms))
+    return timings
+
+
+def _played(deal: Deal, solver: Solver, rng: random.Random) -> Deal:
+    """The deal with a whole play: best play but for three cards picked at
+    random, as a hand to review might go."""
+    position = deal.position()
+    mistakes = set(rng.sample(range(2 * TRICKS_PER_GAME), 3))
+    line: list[Card] = []
+    while not position.is_over():
+        if len(position.move_stack) in mistakes:
+            card = rng.choice(list(position.legal_moves))
+            line = []
+        else:
+            if not line:
+                line = list(solve(position, solver=solver, with_moves=False).line)
+            card = line.pop(0)
+        position.push(card)
+    return replace(deal, play=tuple(position.move_stack))

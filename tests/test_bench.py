@@ -14,9 +14,22 @@ from kosolve.dealing import deal_games
 @pytest.fixture(scope="module")
 def report() -> BenchReport:
     calls: list[tuple[int, int]] = []
-    result = run_bench(deals=2, seed=1, tt_mb=8, endings=2, ending_tricks=4, progress=lambda d, t: calls.append((d, t)))
-    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    result = run_bench(
+        deals=2, seed=1, tt_mb=8, endings=2, ending_tricks=4, postmortems=1, progress=lambda d, t: calls.append((d, t))
+    )
+    assert calls == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
     return result
+
+
+def test_goal_questions_and_postmortems_are_timed(report: BenchReport) -> None:
+    # Valat for both players on each deal, and every bird a player holds.
+    assert sum(g.goal == "valat" for g in report.goals) == 4
+    assert all(g.nodes >= 0 and g.ms >= 0 for g in report.goals)
+    assert [p.cards for p in report.postmortems] == [32]
+    assert report.postmortems[0].ratio == pytest.approx(report.postmortems[0].ms / report.deals[0].ms)
+    data = report.to_json()
+    assert data["goals"]["count"] == len(report.goals)  # type: ignore[index]
+    assert data["postmortems"]["count"] == 1  # type: ignore[index]
 
 
 def test_whole_deals_are_solved_and_summarised(report: BenchReport) -> None:
