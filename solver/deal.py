@@ -6,10 +6,20 @@ A deal file is a JSON object::
     {"version": 1, "contract": "dreiblatt", "declarer": "forehand",
      "hands": {"forehand": ["Sk", "XXI", ...], "dealer": ["HK", ...]},
      "piles": {"forehand": [...], "dealer": [...]},
-     "leader": "forehand", "play": ["XIV", "XX", ...]}
+     "leader": "forehand",
+     "announcements": [{"by": "forehand", "what": "pagat", "when": "before"}],
+     "play": ["XIV", "XX", ...]}
 
-``piles``, ``leader`` (default forehand) and ``play`` are optional.  Every
-error names the file and the field in one line:
+``piles``, ``leader`` (default forehand), ``announcements`` and ``play``
+are optional.  An announcement names its seat, what is announced (see
+:data:`kosolve.scoring.ANNOUNCEMENTS`) and ``when`` (before or after the
+talon is exposed; a Solo has no ``when``), and may carry ``"kontra": true``.
+The file is checked against the rules that hold whatever the rule options
+(a declarer's goal announced by the defender, a timing missing, the same
+announcement twice); a defender's bird or Valat and a Kontra depend on rule
+options and are judged when the hand is settled (:func:`kosolve.scoring.settle`).
+
+Every error names the file and the field in one line:
 
 >>> deal = parse_deal({"version": 1, "contract": "solo", "declarer": "forehand",
 ...                    "hands": {"forehand": ["HK"], "dealer": ["HQ"]}}, "deal.json")
@@ -42,13 +52,15 @@ from kosolve.game import (
     Seat,
     seat_name,
 )
+from kosolve.scoring import ANNOUNCEMENTS, TIMINGS, Announcement, announcement_problems
 
 FORMAT_VERSION: Final = 1
 """The deal file format this module reads and writes."""
 
-KEYS: Final = ("version", "contract", "declarer", "hands", "piles", "leader", "play")
+KEYS: Final = ("version", "contract", "declarer", "hands", "piles", "leader", "announcements", "play")
 """The keys of a deal file, in the order :func:`deal_to_json` writes them."""
 _REQUIRED: Final = ("version", "contract", "declarer", "hands")
+_ANNOUNCEMENT_KEYS: Final = ("by", "what", "when", "kontra")
 # Canonical names are matched exactly first: "SK" (the king of spades) and
 # "Sk" (the Sküs) differ only in letter case, which parse_card ignores.
 _CANONICAL: Final = {name: card for card, name in enumerate(CARD_NAMES)}
@@ -69,6 +81,8 @@ class Deal:
     """The seat that leads the first trick of these hands."""
     play: tuple[Card, ...] = ()
     """The cards played so far, in order."""
+    announcements: tuple[Announcement, ...] = ()
+    """The announcements made before play."""
 
     def position(self, at: int | None = None) -> Position:
         """The position after the first ``at`` cards of the play (all of it
@@ -130,13 +144,15 @@ class _Parser:
         return DealError(f"{self.source}: {field}: {message}")
 
     def choice(self, data: Mapping[str, object], key: str, choices: tuple[str, ...], what: str) -> str:
-        value = data[key]
+        return self.word(key, data[key], choices, what)
+
+    def word(self, field: str, value: object, choices: tuple[str, ...], what: str) -> str:
         if not isinstance(value, str):
-            raise self.error(key, f"expected a string, got {_json_type(value)}")
+            raise self.error(field, f"expected a string, got {_json_type(value)}")
         name = value.strip().lower()
         if name not in choices:
             expected = ", ".join(choices[:-1]) + " or " + choices[-1]
-            raise self.error(key, f"unknown {what} {value!r} (expected {expected})")
+            raise self.error(field, f"unknown {what} {value!r} (expected {expected})")
         return name
 
     def card(self, field: str, value: object) -> Card:
@@ -198,6 +214,33 @@ class _Parser:
                 "piles", f"hands and piles hold {held} of the {N_CARDS} cards, they must hold all (missing {names})"
             )
 
+    def announcement(self, field: str, value: object) -> Announcement:
+        if not isinstance(value, Mapping):
+            raise self.error(field, f"expected an object with by, what and when, got {_json_type(value)}")
+        for key in value:
+            if key not in _ANNOUNCEMENT_KEYS:
+                raise self.error(f"{field}.{key}", f"unknown key (an announcement has {', '.join(_ANNOUNCEMENT_KEYS)})")
+        for key in ("by", "what"):
+            if key not in value:
+                raise self.error(f"{field}.{key}", "required key missing")
+        by = SEAT_NAMES.index(self.word(f"{field}.by", value["by"], SEAT_NAMES, "seat"))
+        what = self.word(f"{field}.what", value["what"], ANNOUNCEMENTS, "announcement")
+        when = self.word(f"{field}.when", value["when"], TIMINGS, "timing") if "when" in value else None
+        kontra = value.get("kontra", False)
+        if not isinstance(kontra, bool):
+            raise self.error(f"{field}.kontra", f"expected true or false, got {_json_type(kontra)}")
+        return Announcement(by, what, when, kontra)
+
+    def announcements(self, value: object, contract: str, declarer: Seat) -> tuple[Announcement, ...]:
+        if not isinstance(value, list):
+            raise self.error("announcements", f"expected an array of announcements, got {_json_type(value)}")
+        announcements = [self.announcement(f"announcements[{index}]", item) for index, item in enumerate(value)]
+        problems = announcement_problems(announcements, contract, declarer)
+        if problems:
+            index, key, message = problems[0]
+            raise self.error(f"announcements[{index}].{key}", message)
+        return tuple(announcements)
+
     def play(self, value: object, position: Position, first_trick: int) -> tuple[Card, ...]:
         cards = self.card_list("play", value)
         room = position.hands[0].bit_count() + position.hands[1].bit_count()
@@ -236,12 +279,15 @@ class _Parser:
         if "piles" in data:
             piles = self.seats(data, "piles")
             self.check_piles(hands, piles)
-        deal = Deal(contract, declarer, hands, piles, leader)
+        announcements: tuple[Announcement, ...] = ()
+        if "announcements" in data:
+            announcements = self.announcements(data["announcements"], contract, declarer)
+        deal = Deal(contract, declarer, hands, piles, leader, announcements=announcements)
         if "play" not in data:
             return deal
         position = Position(hands, declarer=declarer, leader=leader, piles=piles)
         play = self.play(data["play"], position, deal.first_trick)
-        return Deal(contract, declarer, hands, piles, leader, play)
+        return Deal(contract, declarer, hands, piles, leader, play, announcements)
 
 
 def parse_deal(data: object, source: str) -> Deal:
@@ -319,8 +365,19 @@ def deal_to_json(deal: Deal) -> dict[str, object]:
     if deal.piles is not None:
         data["piles"] = {seat_name(seat): hand_names(deal.piles[seat]) for seat in SEATS}
     data["leader"] = seat_name(deal.leader)
+    if deal.announcements:
+        data["announcements"] = [_announcement_to_json(announcement) for announcement in deal.announcements]
     if deal.play:
         data["play"] = [card_name(card) for card in deal.play]
+    return data
+
+
+def _announcement_to_json(announcement: Announcement) -> dict[str, object]:
+    data: dict[str, object] = {"by": seat_name(announcement.by), "what": announcement.what}
+    if announcement.when is not None:
+        data["when"] = announcement.when
+    if announcement.kontra:
+        data["kontra"] = True
     return data
 
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from kosolve.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
-from kosolve.deal import Deal, DealError, deal_to_json, load_deal, parse_deal
+from kosolve.deal import KEYS, Deal, DealError, deal_to_json, load_deal, parse_deal
 from kosolve.game import DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME
+from kosolve.scoring import Announcement
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -211,3 +212,87 @@ def test_whole_deal_examples_have_piles_as_dealt(name: str) -> None:
     assert deal.piles[deal.declarer].bit_count() == 8 + taken
     assert deal.piles[1 - deal.declarer].bit_count() == 8 + 6 - taken
     assert not deal.piles[deal.declarer] & (KINGS | TRULL)
+
+
+def announcing(*announcements: object, contract: str = "dreiblatt") -> dict[str, Any]:
+    return ending(contract=contract, announcements=list(announcements))
+
+
+def test_announcements_are_read() -> None:
+    deal = parse_deal(
+        announcing(
+            {"by": "forehand", "what": "Pagat", "when": "before"},
+            {"by": "forehand", "what": "valat", "when": "after", "kontra": True},
+        ),
+        "deal.json",
+    )
+    assert deal.announcements == (
+        Announcement(FOREHAND, "pagat", "before"),
+        Announcement(FOREHAND, "valat", "after", kontra=True),
+    )
+    assert parse_deal(ENDING, "deal.json").announcements == ()
+
+
+def test_a_bird_not_held_and_a_defender_s_bird_may_be_announced() -> None:
+    # The forehand holds no bird here; whether a defender may announce is a
+    # rule option, judged when the hand is settled.
+    data = announcing(
+        {"by": "forehand", "what": "uhu", "when": "after"}, {"by": "dealer", "what": "pagat"}, contract="solo"
+    )
+    with pytest.raises(DealError, match=r"announcements\[0\]\.when: a Solo has no before or after"):
+        parse_deal(data, "deal.json")
+    data = announcing({"by": "forehand", "what": "uhu"}, {"by": "dealer", "what": "pagat"}, contract="solo")
+    assert [a.what for a in parse_deal(data, "deal.json").announcements] == ["uhu", "pagat"]
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        parse_deal(announcing({"by": "forehand", "what": "absolut", "when": "before", "kontra": True}), "x"),
+        parse_deal(announcing({"by": "dealer", "what": "valat"}, contract="solo"), "x"),
+    ],
+)
+def test_announcements_round_trip(deal: Deal) -> None:
+    data = deal_to_json(deal)
+    assert list(data) == [key for key in KEYS if key in data]
+    assert parse_deal(json.loads(json.dumps(data)), "copy") == deal
+
+
+BAD_ANNOUNCEMENTS = [
+    (ending(announcements={"by": "forehand"}), "announcements: expected an array of announcements, got an object"),
+    (announcing("pagat"), "announcements[0]: expected an object with by, what and when, got the string 'pagat'"),
+    (announcing({"by": "forehand", "what": "pagat", "when": "after", "at": 1}), "announcements[0].at: unknown key"),
+    (announcing({"what": "pagat", "when": "after"}), "announcements[0].by: required key missing"),
+    (announcing({"by": "forehand", "when": "after"}), "announcements[0].what: required key missing"),
+    (
+        announcing({"by": "forehand", "what": "uhu", "when": "after"}, {"by": "forehand", "what": "pagatt"}),
+        "deal.json: announcements[1].what: unknown announcement 'pagatt' (expected pagat, uhu,",
+    ),
+    (announcing({"by": "north", "what": "pagat", "when": "after"}), "announcements[0].by: unknown seat 'north'"),
+    (announcing({"by": "forehand", "what": "pagat", "when": "during"}), "announcements[0].when: unknown timing"),
+    (announcing({"by": "forehand", "what": "pagat", "when": 1}), "announcements[0].when: expected a string"),
+    (announcing({"by": "forehand", "what": "pagat"}), "announcements[0].when: required in a dreiblatt"),
+    (
+        announcing({"by": "forehand", "what": "pagat", "when": "after"}, contract="solo"),
+        "announcements[0].when: a Solo has no before or after",
+    ),
+    (
+        announcing({"by": "forehand", "what": "pagat", "when": "after", "kontra": "yes"}),
+        "announcements[0].kontra: expected true or false, got the string 'yes'",
+    ),
+    (
+        announcing({"by": "dealer", "what": "absolut", "when": "after"}),
+        "announcements[0].by: absolut is the declarer's announcement; the dealer defends",
+    ),
+    (
+        announcing(
+            {"by": "forehand", "what": "valat", "when": "after"}, {"by": "dealer", "what": "valat", "when": "after"}
+        ),
+        "announcements[1].what: valat is already announced at announcements[0]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), BAD_ANNOUNCEMENTS)
+def test_bad_announcements_get_one_line_naming_the_field(data: object, message: str) -> None:
+    assert message in error_of(data)

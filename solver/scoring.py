@@ -1,0 +1,532 @@
+"""Announcements, the scoring table and the settling of a played hand
+(RULES.md §5–§6).
+
+The table is data (:class:`ScoringTable`, :data:`DEFAULT_TABLE`) and so are
+the rule options (:class:`ScoringRules`); :func:`settle` reads both.
+
+>>> DEFAULT_TABLE.row("pagat").announced("zweiblatt", "before"), DEFAULT_TABLE.row("panzer").announced("solo", None)
+(16, 28)
+>>> from kosolve.game import FOREHAND
+>>> Announcement(FOREHAND, "uhu", "after")
+Announcement(by=0, what='uhu', when='after', kontra=False)
+
+Which cards count as *held* (Trull, Four Kings, Four Birds): RULES.md §5
+counts a player's 16 cards at trick 1 plus his own discards, but a deal
+file's pile mixes his discards with the talon cards he did not choose (the
+defender's pile holds the talon cards the declarer left).  Kings and trull
+cards may never be laid away (§3), so in a pile they can only be talon
+cards: they count from the hand alone, which is exact.  The other birds
+(II–IV) count from the hand and the pile, which is exact for the declarer
+(his pile is his own discards and lay-away) and for the defender counts a
+bird among the untaken talon cards as his: the file cannot tell them apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from kosolve.cards import BIRDS, KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand
+from kosolve.game import CONTRACTS, GAME_VALUES, SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
+
+if TYPE_CHECKING:
+    from kosolve.deal import Deal
+
+BIRD_NAMES: Final = ("pagat", "uhu", "pelikan", "quapil")
+"""The four bird announcements, from the Pagat (I) to the Quapil (IV)."""
+DECLARER_GOALS: Final = ("absolut", "panzer", "without_trull", "without_kings")
+"""Announcements only the declarer can make: they are about his points or
+his hand."""
+BONUSES: Final = BIRD_NAMES + DECLARER_GOALS
+"""The rows of the scoring table with a value per contract."""
+ANNOUNCEMENTS: Final = (*BIRD_NAMES, "valat", *DECLARER_GOALS)
+"""Everything that can be announced."""
+TIMINGS: Final = ("before", "after")
+"""When a bonus was announced: before or after the declarer exposes the
+talon (a Solo has no talon exchange and so no timing)."""
+
+BIRD_CARDS: Final[dict[str, Card]] = {"pagat": PAGAT, "uhu": UHU, "pelikan": PELIKAN, "quapil": QUAPIL}
+BIRD_TRICKS: Final = {"pagat": 16, "uhu": 15, "pelikan": 14, "quapil": 13}
+"""The trick (1 to 16) each bird must win itself."""
+ABSOLUT_POINTS: Final = 40
+PANZER_POINTS: Final = 50
+HELD: Final[dict[str, Hand]] = {"trull": TRULL, "four_kings": KINGS, "four_birds": BIRDS}
+"""The held bonuses and the cards each needs."""
+NEVER_LAID_AWAY: Final[Hand] = KINGS | TRULL
+
+
+def thirds_for_points(points: int) -> int:
+    """The least thirds that round to ``points`` (1/3 rounds down, 2/3 up).
+
+    >>> thirds_for_points(36), thirds_for_points(40), thirds_for_points(50)
+    (107, 119, 149)
+    """
+    return 3 * points - 1
+
+
+def points_of_thirds(thirds: int) -> int:
+    """Thirds rounded to points: 1/3 down, 2/3 up.
+
+    >>> points_of_thirds(106), points_of_thirds(107)
+    (35, 36)
+    """
+    return (thirds + 1) // 3
+
+
+@dataclass(frozen=True)
+class BonusRow:
+    """One row of the scoring table: the silent value (None for "–": the
+    bonus scores only when announced) and the announced values per contract,
+    ``(after, before)`` for the three talon contracts and one for Solo."""
+
+    name: str
+    title: str
+    silent: int | None
+    dreiblatt: tuple[int, int]
+    zweiblatt: tuple[int, int]
+    einblatt: tuple[int, int]
+    solo: int
+
+    def announced(self, contract: str, when: str | None) -> int:
+        """The value of the bonus announced in ``contract`` at ``when``
+        (None for a Solo).
+
+        >>> DEFAULT_TABLE.row("uhu").announced("einblatt", "after")
+        12
+        """
+        if contract == "solo":
+            return self.solo
+        after, before = {"dreiblatt": self.dreiblatt, "zweiblatt": self.zweiblatt, "einblatt": self.einblatt}[contract]
+        return before if when == "before" else after
+
+
+@dataclass(frozen=True)
+class ScoringTable:
+    """The scoring table of RULES.md §6 as data: a :class:`BonusRow` per
+    bonus, the held bonuses, and the Valat as multiples of the game value G
+    (:data:`kosolve.game.GAME_VALUES`)."""
+
+    rows: tuple[BonusRow, ...]
+    trull: int = 1
+    four_kings: int = 1
+    four_birds: int = 3
+    valat_silent: int = 4
+    """A silent Valat is worth G times this."""
+    valat_announced: int = 8
+    """An announced Valat is worth G times this, made or failed."""
+
+    def __post_init__(self) -> None:
+        names = sorted(row.name for row in self.rows)
+        if names != sorted(BONUSES):
+            raise ValueError(f"a scoring table needs one row for each of {', '.join(BONUSES)}")
+
+    def row(self, name: str) -> BonusRow:
+        """The row of the bonus ``name`` (one of :data:`BONUSES`)."""
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(name)
+
+    def held(self, name: str) -> int:
+        """The value of a held bonus: trull, four_kings or four_birds."""
+        return {"trull": self.trull, "four_kings": self.four_kings, "four_birds": self.four_birds}[name]
+
+    def markdown(self) -> str:
+        """The table as printed in RULES.md §6.
+
+        >>> print(DEFAULT_TABLE.markdown().splitlines()[2])
+        | Pagat ultimo | 3 | 6 / 12 | 8 / 16 | 10 / 20 | 24 |
+        """
+        lines = [
+            "| bonus | silent | Dreiblatt after/before | Zweiblatt after/before | Einblatt after/before | Solo |",
+            "|---|---|---|---|---|---|",
+        ]
+        for row in self.rows:
+            silent = "–" if row.silent is None else str(row.silent)
+            pairs = [f"{after} / {before}" for after, before in (row.dreiblatt, row.zweiblatt, row.einblatt)]
+            lines.append(f"| {row.title} | {silent} | {' | '.join(pairs)} | {row.solo} |")
+        lines.append(f"| Valat | G × {self.valat_silent} | G × {self.valat_announced} announced (any time) | | | |")
+        for title, value in (("Trull", self.trull), ("Four Kings", self.four_kings), ("Four Birds", self.four_birds)):
+            lines.append(f"| {title} held | {value} | | | | |")
+        return "\n".join(lines)
+
+
+DEFAULT_TABLE: Final = ScoringTable(
+    rows=(
+        #        name             title            silent Dreiblatt Zweiblatt Einblatt  Solo
+        BonusRow("pagat", "Pagat ultimo", 3, (6, 12), (8, 16), (10, 20), 24),
+        BonusRow("uhu", "Uhu", 3, (7, 14), (10, 20), (12, 24), 28),
+        BonusRow("pelikan", "Pelikan", 3, (8, 16), (12, 24), (14, 28), 32),
+        BonusRow("quapil", "Quapil", 3, (9, 18), (14, 28), (16, 32), 36),
+        BonusRow("absolut", "Absolut", None, (1, 2), (2, 4), (3, 6), 9),
+        BonusRow("panzer", "Panzer", None, (3, 6), (6, 12), (12, 24), 28),
+        BonusRow("without_trull", "Without Trull", None, (1, 2), (2, 4), (3, 6), 9),
+        BonusRow("without_kings", "Without kings", None, (1, 2), (2, 4), (3, 6), 9),
+    )
+)
+"""The scoring table of RULES.md §6, pattern-breaking cells included (Solo
+9 for Absolut; Panzer Einblatt 12 / 24)."""
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """The rule options of settling (RULES.md §2, §5, §6).
+
+    >>> ScoringRules().game.win_thirds, ScoringRules(game=Rules(win_thirds=106)).game.win_thirds
+    (107, 106)
+    """
+
+    game: Rules = field(default_factory=Rules)
+    """Who wins the game: 107 thirds by default, 106 as an option."""
+    silent_bird_penalty: bool = False
+    """Whether a silent bird played in its trick and beaten costs its silent
+    value (to the player who beat it)."""
+    defender_announcements: bool = False
+    """Whether the defender may announce a bird or the Valat."""
+    kontra: bool = False
+    """Whether an announcement may carry a Kontra, which doubles it."""
+    table: ScoringTable = DEFAULT_TABLE
+
+
+DEFAULT_RULES: Final = ScoringRules()
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """An announcement: ``by`` which seat, ``what`` (one of
+    :data:`ANNOUNCEMENTS`), ``when`` (``"before"`` or ``"after"`` the talon
+    is exposed; None in a Solo, which has no talon), and whether the
+    opponent said ``kontra`` to it (a rule option).
+
+    >>> from kosolve.game import FOREHAND
+    >>> Announcement(FOREHAND, "pagatt", "before")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown announcement 'pagatt'
+    """
+
+    by: Seat
+    what: str
+    when: str | None = None
+    kontra: bool = False
+
+    def __post_init__(self) -> None:
+        if self.by not in SEATS:
+            raise ValueError(f"unknown seat {self.by!r}")
+        if self.what not in ANNOUNCEMENTS:
+            raise ValueError(f"unknown announcement {self.what!r}")
+        if self.when is not None and self.when not in TIMINGS:
+            raise ValueError(f"unknown timing {self.when!r} (expected before or after)")
+
+    def describe(self) -> str:
+        """The announcement in words, as in the settlement.
+
+        >>> from kosolve.game import FOREHAND
+        >>> Announcement(FOREHAND, "pagat", "before", kontra=True).describe()
+        'pagat announced before, kontra'
+        """
+        text = f"{self.what} announced" + (f" {self.when}" if self.when else "")
+        return text + (", kontra" if self.kontra else "")
+
+
+def announcement_problems(
+    announcements: Sequence[Announcement], contract: str, declarer: Seat
+) -> list[tuple[int, str, str]]:
+    """What breaks the rules in ``announcements`` whatever the rule options,
+    as ``(index, field, message)``: a timing given in a Solo or missing
+    otherwise, a declarer's goal announced by the defender, the same thing
+    announced twice.  A bird the announcer does not hold may be announced.
+
+    >>> from kosolve.game import FOREHAND
+    >>> announcement_problems([Announcement(FOREHAND, "valat")], "dreiblatt", FOREHAND)
+    [(0, 'when', 'required in a dreiblatt: before or after')]
+    """
+    problems: list[tuple[int, str, str]] = []
+    first: dict[str, int] = {}
+    for index, announcement in enumerate(announcements):
+        if contract == "solo" and announcement.when is not None:
+            problems.append((index, "when", "a Solo has no before or after: leave it out"))
+        elif contract != "solo" and announcement.when is None:
+            problems.append((index, "when", f"required in a {contract}: before or after"))
+        if announcement.what in DECLARER_GOALS and announcement.by != declarer:
+            defender = seat_name(announcement.by)
+            problems.append(
+                (index, "by", f"{announcement.what} is the declarer's announcement; the {defender} defends")
+            )
+        if announcement.what in first:
+            problems.append(
+                (
+                    index,
+                    "what",
+                    f"{announcement.what} is already announced at announcements[{first[announcement.what]}]",
+                )
+            )
+        first.setdefault(announcement.what, index)
+    return problems
+
+
+class ScoringError(ValueError):
+    """A deal that cannot be settled: not a whole game played out, or
+    announcements the rules do not allow."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of a settlement: ``points`` go to ``to`` and come from the
+    other player."""
+
+    name: str
+    """game, valat, a bonus of :data:`BONUSES`, or a held bonus of :data:`HELD`."""
+    to: Seat
+    points: int
+    why: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "to": seat_name(self.to), "points": self.points, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The game points of a played hand, itemised; zero-sum."""
+
+    contract: str
+    declarer: Seat
+    declarer_thirds: int
+    items: tuple[Item, ...]
+
+    @property
+    def declarer_points(self) -> int:
+        return points_of_thirds(self.declarer_thirds)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """The net game points of (forehand, dealer)."""
+        net = [0, 0]
+        for item in self.items:
+            net[item.to] += item.points
+            net[1 - item.to] -= item.points
+        return net[0], net[1]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "contract": self.contract,
+            "declarer": seat_name(self.declarer),
+            "declarer_thirds": self.declarer_thirds,
+            "declarer_points": self.declarer_points,
+            "items": [item.to_json() for item in self.items],
+            "totals": {seat_name(seat): self.totals[seat] for seat in SEATS},
+        }
+
+    def format(self) -> str:
+        """The settlement as text: a line per item, then the totals."""
+        lines = [
+            f"{self.contract}, declared by the {seat_name(self.declarer)}: "
+            f"{self.declarer_points} points ({self.declarer_thirds} thirds)"
+        ]
+        for item in self.items:
+            lines.append(f"  {item.points:+4d} {seat_name(item.to):<8}  {item.why}")
+        lines.append("  " + ", ".join(f"{seat_name(seat)} {self.totals[seat]:+d}" for seat in SEATS))
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a whole game achieved, as far as the scoring cares: the
+    declarer's thirds, who won every trick, and for each bird (in the order
+    of :data:`BIRD_NAMES`) who made it and who beat it in its trick."""
+
+    declarer_thirds: int
+    valat: Seat | None = None
+    """The seat that won all 16 tricks, if one did."""
+    birds: tuple[tuple[Seat | None, Seat | None], ...] = ((None, None),) * len(BIRD_NAMES)
+    """Per bird ``(made by, beaten in its trick by)``, None where nobody."""
+
+
+def outcome_of(deal: Deal) -> Outcome:
+    """The outcome of a whole game played out: 16 cards each at trick 1,
+    the piles and all 32 cards of the play.
+
+    >>> from kosolve.deal import Deal
+    >>> from kosolve.cards import parse_hand
+    >>> outcome_of(Deal("solo", 0, (parse_hand(["HK"]), parse_hand(["HQ"]))))
+    Traceback (most recent call last):
+    ...
+    kosolve.scoring.ScoringError: settling needs a whole game: 16 cards each at trick 1, and the piles
+    """
+    if deal.first_trick != 1 or deal.piles is None:
+        raise ScoringError("settling needs a whole game: 16 cards each at trick 1, and the piles")
+    if len(deal.play) != 2 * TRICKS_PER_GAME:
+        raise ScoringError(f"settling needs the whole play: {len(deal.play)} of {2 * TRICKS_PER_GAME} cards given")
+    position = Position(deal.hands, declarer=deal.declarer, leader=deal.leader, piles=deal.piles)
+    winners: list[Seat] = []
+    # The trick number of each card played, the seat that played it, and
+    # whether it won that trick.
+    played: dict[Card, tuple[int, Seat, bool]] = {}
+    for number in range(1, TRICKS_PER_GAME + 1):
+        leader = position.leader
+        first, second = deal.play[2 * number - 2], deal.play[2 * number - 1]
+        position.push(first)
+        position.push(second)
+        winners.append(position.leader)
+        for card, seat in ((first, leader), (second, 1 - leader)):
+            played[card] = (number, seat, position.leader == seat)
+    birds: list[tuple[Seat | None, Seat | None]] = []
+    for name in BIRD_NAMES:
+        entry = played.get(BIRD_CARDS[name])
+        if entry is None or entry[0] != BIRD_TRICKS[name]:
+            birds.append((None, None))
+        else:
+            _, seat, won = entry
+            birds.append((seat, None) if won else (None, 1 - seat))
+    valat = winners[0] if len(set(winners)) == 1 else None
+    return Outcome(position.declarer_thirds(), valat, tuple(birds))
+
+
+def _check(deal: Deal, rules: ScoringRules) -> None:
+    problems = announcement_problems(deal.announcements, deal.contract, deal.declarer)
+    if problems:
+        index, name, message = problems[0]
+        raise ScoringError(f"announcements[{index}].{name}: {message}")
+    for index, announcement in enumerate(deal.announcements):
+        if announcement.by != deal.declarer and not rules.defender_announcements:
+            raise ScoringError(
+                f"announcements[{index}].by: the {seat_name(announcement.by)} defends, "
+                "and defender announcements are off"
+            )
+        if announcement.kontra and not rules.kontra:
+            raise ScoringError(f"announcements[{index}].kontra: Kontra is off")
+
+
+def settle(deal: Deal, rules: ScoringRules = DEFAULT_RULES) -> Settlement:
+    """The net game points of a whole game played out, itemised
+    (RULES.md §5–§6): :func:`score` of its :func:`outcome_of`.
+
+    The forehand leads his sixteen tarocks, the birds last, and takes every
+    trick of a Dreiblatt (G = 3): a silent Valat (G × 4) replaces the game.
+
+    >>> from kosolve.deal import parse_deal
+    >>> tarocks = "Sk XXI XX XIX XVIII XVII XVI XV XIV XIII XII XI IV III II I".split()
+    >>> faces = [suit + rank for suit in "HDSC" for rank in "KQCJ"]
+    >>> deal = parse_deal({"version": 1, "contract": "dreiblatt", "declarer": "forehand",
+    ...     "hands": {"forehand": tarocks, "dealer": faces},
+    ...     "piles": {"forehand": "X IX VIII VII VI V H1 H2 H3 H4 D1".split(),
+    ...               "dealer": "D2 D3 D4 S10 S9 S8 S7 C10 C9 C8 C7".split()},
+    ...     "announcements": [{"by": "forehand", "what": "pagat", "when": "before"}],
+    ...     "play": [card for trick in zip(tarocks, faces) for card in trick]}, "valat.json")
+    >>> print(settle(deal).format())
+    dreiblatt, declared by the forehand: 66 points (199 thirds)
+       +12 forehand  valat silent, made
+       +12 forehand  pagat announced before, made
+        +3 forehand  uhu silent, made
+        +3 forehand  pelikan silent, made
+        +3 forehand  quapil silent, made
+        +1 forehand  trull held
+        +3 forehand  four birds held
+        +1 dealer    four kings held
+      forehand +36, dealer -36
+    """
+    return score(deal, outcome_of(deal), rules)
+
+
+def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> Settlement:
+    """What ``outcome`` scores for ``deal``: its contract, declarer,
+    announcements, hands at trick 1 and piles (its play is not read, so an
+    outcome not yet played can be scored).
+
+    The game item goes to the declarer when he wins, else to the defender;
+    a Valat replaces it.  An announced bonus goes to its announcer when
+    made and to the other player when it fails; an unannounced one scores
+    silently for whoever achieves it, where the table has a silent value.
+    A bird or the Valat announced by either player is no longer silent
+    for the other.  Held bonuses: see the module's notes.
+
+    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.deal import Deal
+    >>> from kosolve.game import FOREHAND
+    >>> deal = Deal("zweiblatt", FOREHAND, (parse_hand(["HK"]), parse_hand(["HQ"])), piles=(0, 0),
+    ...             announcements=(Announcement(FOREHAND, "absolut", "before"),))
+    >>> [(item.name, item.to, item.points) for item in score(deal, Outcome(declarer_thirds=120)).items]
+    [('game', 0, 6), ('absolut', 0, 4)]
+    """
+    if deal.contract not in CONTRACTS:
+        raise ScoringError(f"unknown contract {deal.contract!r}")
+    if deal.piles is None:
+        raise ScoringError("settling needs the piles: the held bonuses count them")
+    _check(deal, rules)
+    table = rules.table
+    declarer = deal.declarer
+    thirds = outcome.declarer_thirds
+    value = GAME_VALUES[deal.contract]
+    announced = {announcement.what: announcement for announcement in deal.announcements}
+    wins = thirds >= rules.game.win_thirds
+    items: list[Item] = []
+
+    def result(announcement: Announcement, worth: int, made: bool) -> Item:
+        points = worth * (2 if announcement.kontra else 1)
+        to = announcement.by if made else 1 - announcement.by
+        return Item(announcement.what, to, points, f"{announcement.describe()}, {'made' if made else 'failed'}")
+
+    if "valat" in announced:
+        valat = announced["valat"]
+        items.append(result(valat, value * table.valat_announced, outcome.valat == valat.by))
+    elif outcome.valat is not None:
+        items.append(Item("valat", outcome.valat, value * table.valat_silent, "valat silent, made"))
+    else:
+        winner = declarer if wins else 1 - declarer
+        verdict = "won" if wins else "lost"
+        items.append(Item("game", winner, value, f"game {verdict} with {points_of_thirds(thirds)} points"))
+
+    hand = deal.hands[declarer]
+    goals = {
+        "absolut": thirds >= thirds_for_points(ABSOLUT_POINTS),
+        "panzer": thirds >= thirds_for_points(PANZER_POINTS),
+        "without_trull": wins and not hand & TRULL,
+        "without_kings": wins and not hand & KINGS,
+    }
+    for name in BONUSES:
+        row = table.row(name)
+        if name in BIRD_NAMES:
+            achiever, beaten_by = outcome.birds[BIRD_NAMES.index(name)]
+        else:
+            achiever, beaten_by = (declarer if goals[name] else None), None
+        if name in announced:
+            announcement = announced[name]
+            worth = row.announced(deal.contract, announcement.when)
+            items.append(result(announcement, worth, achiever == announcement.by))
+        elif row.silent is None:
+            continue
+        elif achiever is not None:
+            items.append(Item(name, achiever, row.silent, f"{name} silent, made"))
+        elif beaten_by is not None and rules.silent_bird_penalty:
+            items.append(Item(name, beaten_by, row.silent, f"{name} silent, beaten in its trick"))
+
+    for seat in SEATS:
+        held = deal.hands[seat] | (deal.piles[seat] & ~NEVER_LAID_AWAY)
+        for name, cards in HELD.items():
+            if held & cards == cards:
+                items.append(Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held"))
+    return Settlement(deal.contract, declarer, thirds, tuple(items))
+
+
+__all__ = [
+    "ANNOUNCEMENTS",
+    "BIRD_NAMES",
+    "BONUSES",
+    "DECLARER_GOALS",
+    "DEFAULT_RULES",
+    "DEFAULT_TABLE",
+    "TIMINGS",
+    "Announcement",
+    "BonusRow",
+    "Item",
+    "Outcome",
+    "ScoringError",
+    "ScoringRules",
+    "ScoringTable",
+    "Settlement",
+    "announcement_problems",
+    "outcome_of",
+    "score",
+    "settle",
+]
