@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any, Final
 
 import click
@@ -32,7 +32,11 @@ from kosolve.cards import (
 )
 from kosolve.cli.options import json_option, quiet_option, tt_mb_option
 from kosolve.deal import Deal, DealError, load_deal
+from kosolve.feasibility import FeasibilityTable
+from kosolve.feasibility import feasibility as solve_feasibility
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name, trick_thirds
+from kosolve.postmortem import PostMortem
+from kosolve.postmortem import postmortem as review_play
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
@@ -249,7 +253,61 @@ def _result_text(solution: Solution) -> str:
     return f"{solution.result} ({solution.win_thirds} thirds needed)"
 
 
-def _report(file: str, deal: Deal, at: int | None, solution: Solution, style: _Style) -> str:
+def _feasibility_lines(table: FeasibilityTable, style: _Style) -> list[str]:
+    rows = [["", *(seat_name(seat) for seat in SEATS)]]
+    for goal in table.goals():
+        cells = []
+        for seat in SEATS:
+            try:
+                cells.append("yes" if table.feasible(seat, goal) else "no")
+            except KeyError:
+                cells.append(style.none)
+        rows.append([goal.replace("_", " "), *cells])
+    return _columns(rows)
+
+
+def _postmortem_lines(review: PostMortem, style: _Style) -> list[str]:
+    rows = [["trick", "player", "card", "before", "after", "loss", "better"]]
+    for card in review.cards:
+        rows.append(
+            [
+                str(card.trick),
+                seat_name(card.player),
+                card_name(card.card),
+                style.points(card.before),
+                style.points(card.after),
+                style.points(card.loss) if card.loss else "",
+                " ".join(card_name(c) for c in card.best),
+            ]
+        )
+    lines = _columns(rows)
+    losses = ", ".join(
+        f"the {seat_name(seat)} {style.points(loss)}" for seat, loss in zip(SEATS, review.total_loss, strict=True)
+    )
+    lines.append(f"  points given away: {losses}")
+    for card in review.costliest():
+        lines.append(
+            f"  costliest: trick {card.trick}, the {seat_name(card.player)}'s {card_name(card.card)}"
+            f" cost {style.points(card.loss)} (better: {' '.join(card_name(c) for c in card.best)})"
+        )
+    for goal in review.goals:
+        if goal.lost_at is not None:
+            where = f"lost with card {goal.lost_at + 1} ({card_name(review.cards[goal.lost_at].card)})"
+        else:
+            where = "makeable to the end" if goal.makeable_at_start else "never makeable"
+        lines.append(f"  {goal.goal.replace('_', ' ')} by the {seat_name(goal.seat)}: {where}")
+    return lines
+
+
+def _report(
+    file: str,
+    deal: Deal,
+    at: int | None,
+    solution: Solution,
+    style: _Style,
+    table: FeasibilityTable | None,
+    review: PostMortem | None,
+) -> str:
     position = deal.position(at)
     played = deal.play[:at]
     lines = [file, f"  {deal.contract}, declarer {seat_name(deal.declarer)}; {_situation(deal, position)}"]
@@ -268,6 +326,11 @@ def _report(file: str, deal: Deal, at: int | None, solution: Solution, style: _S
         lines += _move_lines(solution, style)
     if solution.line:
         lines += ["Optimal line:", *_trick_lines(_tricks(position, solution.line, deal.first_trick), style)]
+    if table is not None:
+        lines += ["", "Makeable with best play from here (double dummy):", *_feasibility_lines(table, style)]
+    if review is not None:
+        lines += ["", "Post-mortem of the play (the declarer's points with best play before and after each card):"]
+        lines += _postmortem_lines(review, style)
     stats = solution.stats
     lines.append(
         f"Search: {stats.nodes:,} nodes in {stats.ms:.1f} ms; table: {stats.tt_hits:,} hits of"
@@ -323,16 +386,37 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     show_default=True,
     help="Thirds the declarer needs to win: 107 (36 points) or 106 (35⅓ points accepted).",
 )
+@click.option(
+    "--feasibility/--no-feasibility",
+    default=True,
+    show_default=True,
+    help="Say which birds, Valat and point targets each player can still force.",
+)
+@click.option(
+    "--postmortem/--no-postmortem",
+    default=True,
+    show_default=True,
+    help="Go through the play card by card: what each card cost and what was better.",
+)
 def solve_command(
-    files: tuple[str, ...], at: int | None, as_json: bool, tt_mb: float, quiet: bool, win_thirds: str
+    files: tuple[str, ...],
+    at: int | None,
+    as_json: bool,
+    tt_mb: float,
+    quiet: bool,
+    win_thirds: str,
+    feasibility: bool,
+    postmortem: bool,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
 
     Prints the hands, the declarer's value in points and thirds, whether he
     wins (when the piles are given), the value of every card of the player
-    to move, an optimal line and the search statistics.  One table is
-    shared by all files; it speeds up solving but never changes an answer.
+    to move, an optimal line, which announcements each player can still
+    make, a post-mortem of the play so far and the search statistics.  One
+    table is shared by all files; it speeds up solving but never changes an
+    answer.
 
     \b
     Examples:
@@ -353,15 +437,24 @@ def solve_command(
     def run(job: _Job) -> None:
         position = job.deal.position(job.at)
         solution = solve(position, solver=solver, rules=rules, with_moves=full, with_line=full)
+        table = solve_feasibility(position, solver=solver, rules=rules) if full and feasibility else None
+        played = job.deal.play[: job.at]
+        review = None
+        if full and postmortem and played:
+            review = review_play(replace(job.deal, play=played), solver=solver, rules=rules)
         if as_json:
             data = {"file": job.file, "contract": job.deal.contract, **solution.to_json()}
+            if table is not None:
+                data["feasible"] = table.to_json()
+            if review is not None:
+                data.update(review.to_json())
             click.echo(json.dumps(data))
         elif quiet:
             result = f", {solution.result}" if solution.result else ""
             click.echo(f"{job.file}: {style.value(solution.thirds)}{result}")
         else:
             separator = "\n" if job is not jobs[0] else ""
-            click.echo(separator + _report(job.file, job.deal, job.at, solution, style))
+            click.echo(separator + _report(job.file, job.deal, job.at, solution, style, table, review))
 
     if _progress_wanted(len(jobs), quiet):
         with click.progressbar(jobs, label="solving", file=sys.stderr) as bar:

@@ -145,8 +145,8 @@ def solve_goal(
     start = starting_hands(position)[position.declarer]
     holding_ok = not (goal == "without_trull" and start & TRULL) and not (goal == "without_kings" and start & KINGS)
     feasible = holding_ok and solver.reaches(*search, need=goal_thirds(goal, rules) - _declarer_thirds(position))
-    line = tuple(solver.line(*search)) if with_line and not position.is_over() else ()
-    return Feasibility(seat, goal, feasible, line)
+    shown = tuple(solver.line(*search)) if with_line and not position.is_over() else ()
+    return Feasibility(seat, goal, feasible, shown)
 
 
 def _declarer_thirds(position: Position) -> int:

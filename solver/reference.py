@@ -348,7 +348,7 @@ def reference_goal(
             return 0 if goal == "valat" or met else None
         mover = leader if led is None else other(leader)
         trick = 17 - len(hands[SEATS.index(other(leader))]) if led is not None else 0
-        outcomes = []
+        outcomes: list[int | None] = []
         for card in legal_cards(hands[SEATS.index(mover)], led):
             after, next_leader, next_led, gain = play(hands, leader, led, card, owner)
             now_met = met
