@@ -37,6 +37,7 @@ from kosolve.feasibility import feasibility as solve_feasibility
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name, trick_thirds
 from kosolve.postmortem import PostMortem
 from kosolve.postmortem import postmortem as review_play
+from kosolve.scoring import ScoringError, ScoringRules, Settlement, settle
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
@@ -339,14 +340,26 @@ def _report(
     return "\n".join(lines)
 
 
+def _settlement(file: str, deal: Deal, at: int | None, rules: ScoringRules) -> Settlement | None:
+    """The settlement of a whole game played to the end; None otherwise.
+    Announcements the rule options forbid are bad input."""
+    if deal.first_trick != 1 or deal.piles is None or not deal.position(at).is_over():
+        return None
+    try:
+        return settle(deal, rules)
+    except ScoringError as error:
+        raise DealFileError(f"{file}: announcements: {error}") from None
+
+
 @dataclass(frozen=True)
 class _Job:
     file: str
     deal: Deal
     at: int | None
+    settlement: Settlement | None
 
 
-def _load_jobs(files: Sequence[str], at: int | None) -> list[_Job]:
+def _load_jobs(files: Sequence[str], at: int | None, rules: ScoringRules) -> list[_Job]:
     """Every file read and checked before anything is solved or printed."""
     jobs = []
     for file in files:
@@ -358,7 +371,7 @@ def _load_jobs(files: Sequence[str], at: int | None) -> list[_Job]:
             raise click.BadParameter(
                 f"{at} is beyond the play of {file}, which has {len(deal.play)} cards", param_hint="'--at'"
             )
-        jobs.append(_Job(file, deal, at))
+        jobs.append(_Job(file, deal, at, _settlement(file, deal, at, rules)))
     return jobs
 
 
@@ -398,6 +411,17 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     show_default=True,
     help="Go through the play card by card: what each card cost and what was better.",
 )
+@click.option(
+    "--silent-bird-penalty",
+    is_flag=True,
+    help="Rule option: a silent bird played in its trick and beaten costs its silent value.",
+)
+@click.option(
+    "--defender-announcements",
+    is_flag=True,
+    help="Rule option: the defender may announce a bird or the Valat.",
+)
+@click.option("--kontra", is_flag=True, help="Rule option: a Kontra on an announcement doubles it.")
 def solve_command(
     files: tuple[str, ...],
     at: int | None,
@@ -407,6 +431,9 @@ def solve_command(
     win_thirds: str,
     feasibility: bool,
     postmortem: bool,
+    silent_bird_penalty: bool,
+    defender_announcements: bool,
+    kontra: bool,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
@@ -424,8 +451,14 @@ def solve_command(
       kosolve --at 4 examples/played.json
       kosolve --json examples/*.json > values.jsonl
     """
-    jobs = _load_jobs(files, at)
     rules = Rules(win_thirds=int(win_thirds))
+    scoring = ScoringRules(
+        game=rules,
+        silent_bird_penalty=silent_bird_penalty,
+        defender_announcements=defender_announcements,
+        kontra=kontra,
+    )
+    jobs = _load_jobs(files, at, scoring)
     try:
         solver = new_solver(tt_mb)
     except (MemoryError, ValueError, OverflowError) as error:
@@ -441,20 +474,27 @@ def solve_command(
         played = job.deal.play[: job.at]
         review = None
         if full and postmortem and played:
-            review = review_play(replace(job.deal, play=played), solver=solver, rules=rules)
+            goals = tuple((a.by, a.what) for a in job.deal.announcements)
+            review = review_play(replace(job.deal, play=played), goals=goals, solver=solver, rules=rules)
+        settlement = job.settlement if full else None
         if as_json:
             data = {"file": job.file, "contract": job.deal.contract, **solution.to_json()}
             if table is not None:
                 data["feasible"] = table.to_json()
             if review is not None:
                 data.update(review.to_json())
+            if settlement is not None:
+                data["settlement"] = settlement.to_json()
             click.echo(json.dumps(data))
         elif quiet:
             result = f", {solution.result}" if solution.result else ""
             click.echo(f"{job.file}: {style.value(solution.thirds)}{result}")
         else:
             separator = "\n" if job is not jobs[0] else ""
-            click.echo(separator + _report(job.file, job.deal, job.at, solution, style, table, review))
+            report = _report(job.file, job.deal, job.at, solution, style, table, review)
+            if settlement is not None:
+                report += "\n\nSettlement of the played hand:\n" + settlement.format()
+            click.echo(separator + report)
 
     if _progress_wanted(len(jobs), quiet):
         with click.progressbar(jobs, label="solving", file=sys.stderr) as bar:
