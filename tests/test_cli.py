@@ -385,3 +385,59 @@ def test_bench_runs_for_real() -> None:
 
 def test_bench_rejects_a_negative_count() -> None:
     assert_bad_input(run("bench", "--deals", "-1"), "'--deals'")
+
+
+def test_json_has_the_feasibility_of_every_goal() -> None:
+    from kosolve.feasibility import feasibility
+
+    path = EXAMPLES / "whole-deal.json"
+    result = run("--json", str(path))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["feasible"] == feasibility(load_deal(path).position()).to_json()
+    assert set(data["feasible"]["forehand"]) >= {"pagat", "uhu", "pelikan", "quapil", "valat"}
+    assert "feasible" not in json.loads(run("--json", "--no-feasibility", str(path)).stdout)
+
+
+def test_a_play_gets_a_post_mortem_that_adds_up() -> None:
+    path = EXAMPLES / "played-out.json"
+    data = json.loads(run("--json", str(path)).stdout)
+    rows = data["postmortem"]
+    assert len(rows) == 32
+    assert {"trick", "player", "card", "before", "after", "loss", "best"} <= rows[0].keys()
+    deal = load_deal(path)
+    declarer = ("forehand", "dealer")[deal.declarer]
+    signed = sum(r["loss"] if r["player"] == declarer else -r["loss"] for r in rows)
+    assert signed == rows[0]["before"] - rows[-1]["after"]
+    assert data["postmortem_summary"]["goals"] == [
+        {"by": "dealer", "what": "pagat", "makeable_at_start": False, "lost_at_card": None}
+    ]
+    assert "postmortem" not in json.loads(run("--json", "--no-postmortem", str(path)).stdout)
+
+
+def test_a_hand_played_to_the_end_is_settled() -> None:
+    from kosolve.scoring import settle
+
+    path = EXAMPLES / "played-out.json"
+    data = json.loads(run("--json", str(path)).stdout)
+    assert data["settlement"] == settle(load_deal(path)).to_json()
+    text = run(str(path)).stdout
+    assert "Settlement of the played hand:" in text and "pagat announced after, failed" in text
+    # Earlier in the play there is nothing to settle yet.
+    assert "settlement" not in json.loads(run("--json", "--at", "10", str(path)).stdout)
+
+
+def test_a_defender_announcement_needs_the_rule_option() -> None:
+    data = json.loads((EXAMPLES / "played-out.json").read_text(encoding="utf-8"))
+    data["announcements"] = [{"by": "forehand", "what": "pagat", "when": "after"}]
+    name = write(data)
+    assert_bad_input(run(name), "deal.json: announcements:")
+    result = run("--json", "--defender-announcements", name)
+    assert result.exit_code == 0, result.output
+    items = json.loads(result.stdout)["settlement"]["items"]
+    # The forehand plays his Pagat to the last trick: the announcement is
+    # his if it took that trick, the dealer's otherwise.
+    deal = load_deal(name)
+    assert deal.play[-1] == parse_card("I")
+    last_winner = ("forehand", "dealer")[deal.position().leader]
+    assert [item["to"] for item in items if item["name"] == "pagat"] == [last_winner]
