@@ -2,6 +2,7 @@
 
 import doctest
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -28,3 +29,11 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted > 0, f"{name} has no examples"
+
+
+def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    result = doctest.testfile(str(root / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0
