@@ -58,11 +58,8 @@ else:
         compile_args += [f"-m{flag}" for flag in ("popcnt", "bmi2") if flag in cpu_flags()]
 
 extensions = [
-    Extension(
-        "kosolve._search",
-        ["solver/_search.pyx"],
-        extra_compile_args=compile_args,
-    )
+    Extension(f"kosolve.{name}", [f"solver/{name}.pyx"], extra_compile_args=compile_args)
+    for name in ("_search", "_score")
 ]
 
 setup(

@@ -16,6 +16,7 @@ MODULES = [
     "kosolve.feasibility",
     "kosolve.scoring",
     "kosolve.postmortem",
+    "kosolve.netscore",
     "kosolve.bench",
     "kosolve._search",
     "kosolve.cli.main",

@@ -1,0 +1,182 @@
+"""Score-optimal analysis: the double-dummy value of the declarer's net game
+points with the announcements made (RULES.md §5–§7), the declarer
+maximising his net score and the defender minimising it, and a line that
+reaches it.  It may differ from the point-optimal line: a declarer may give
+up points to keep the Pagat back for the last trick.
+
+The rules are not written twice: every way a hand can finish (which
+thresholds the declarer's thirds reach, which birds won or lost their
+tricks, who took every trick) is scored by :func:`kosolve.scoring.score`
+before the search, which only looks the finished hands up.
+
+In the bundled whole deal the dealer declares a Dreiblatt (3) and holds
+four kings (1).  Played for points, the forehand's Pagat takes the last
+trick, a silent 3 for him; played for the score, the dealer stops it and
+still wins:
+
+>>> from kosolve.deal import load_deal
+>>> deal = load_deal("examples/whole-deal.json")
+>>> result = net_score(deal)
+>>> result.score, result.points_line_score
+(4, 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from kosolve._score import ScoreSolver
+from kosolve.analysis import solve
+from kosolve.cards import PAGAT, Card, card_name
+from kosolve.deal import Deal
+from kosolve.feasibility import ABSOLUT_THIRDS, PANZER_THIRDS
+from kosolve.game import Position, Seat
+from kosolve.scoring import BIRD_NAMES, DEFAULT_RULES, Outcome, ScoringRules, score
+
+NO_CARD: Final = -1
+VALAT_DECLARER: Final = 1
+VALAT_DEFENDER: Final = 2
+
+
+@dataclass(frozen=True)
+class NetScore:
+    """The declarer's net game points with best play from the position."""
+
+    score: int
+    line: tuple[Card, ...]
+    """A line of play that reaches it."""
+    points_line_score: int
+    """What the point-optimal line given scores, for comparison."""
+    nodes: int
+    ms: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "score": self.score,
+            "line": [card_name(c) for c in self.line],
+            "points_line_score": self.points_line_score,
+            "nodes": self.nodes,
+            "ms": round(self.ms, 3),
+        }
+
+
+@dataclass(frozen=True)
+class _History:
+    """What the play so far decided: the birds' states, whether one side has
+    taken every trick, and who holds or played each bird."""
+
+    birds: int
+    valat: int
+    holders: tuple[Seat | None, ...]
+
+
+def _history(deal: Deal, position: Position) -> _History:
+    replay = deal.position(at=0)
+    holders: list[Seat | None] = [None] * len(BIRD_NAMES)
+    for index in range(len(BIRD_NAMES)):
+        for seat in (0, 1):
+            if replay.hands[seat] >> (PAGAT + index) & 1:
+                holders[index] = seat
+    birds = 0
+    valat = VALAT_DECLARER | VALAT_DEFENDER
+    for card in position.move_stack:
+        cards = replay.hands[1 - replay.leader].bit_count() if replay.trick else 0
+        led = replay.trick[0] if replay.trick else NO_CARD
+        leader = replay.leader
+        replay.push(card)
+        if led == NO_CARD:
+            continue
+        winner = replay.leader
+        valat &= VALAT_DECLARER if winner == deal.declarer else VALAT_DEFENDER
+        for played, seat in ((led, leader), (card, 1 - leader)):
+            index = played - PAGAT
+            if 0 <= index < 4 and 17 - cards == 16 - index:
+                birds |= (1 if seat == winner else 2) << (2 * index)
+    return _History(birds, valat, tuple(holders))
+
+
+def _leaf_table(deal: Deal, history: _History, rules: ScoringRules) -> list[int]:
+    """The declarer's net game points for every way the hand can finish."""
+    win = rules.game.win_thirds
+    thirds_of_step = (win - 1, win, ABSOLUT_THIRDS, PANZER_THIRDS)
+    leaf = [0] * (4 * 256 * 4)
+    reachable = [(0, 1, 2) if holder is not None else (0,) for holder in history.holders]
+    for steps, states, valat in itertools.product(range(4), itertools.product(*reachable), range(4)):
+        birds: list[tuple[Seat | None, Seat | None]] = []
+        for index, state in enumerate(states):
+            holder = history.holders[index]
+            if state == 1:
+                birds.append((holder, None))
+            elif state == 2 and holder is not None:
+                birds.append((None, 1 - holder))
+            else:
+                birds.append((None, None))
+        valat_seat = (
+            deal.declarer if valat == VALAT_DECLARER else 1 - deal.declarer if valat == VALAT_DEFENDER else None
+        )
+        outcome = Outcome(declarer_thirds=thirds_of_step[steps], valat=valat_seat, birds=tuple(birds))
+        net = score(deal, outcome, rules).totals[deal.declarer]
+        code = sum(state << (2 * index) for index, state in enumerate(states))
+        leaf[(steps * 256 + code) * 4 + valat] = net
+    return leaf
+
+
+def net_score(
+    deal: Deal,
+    position: Position | None = None,
+    *,
+    rules: ScoringRules = DEFAULT_RULES,
+    solver: ScoreSolver | None = None,
+) -> NetScore:
+    """The score-optimal value of ``position`` (the deal after its play by
+    default) for a whole game with piles, and a line that reaches it.  Pass
+    a ``solver`` to reuse its table; its entries count within one query
+    only, so the answer never depends on them."""
+    if deal.first_trick != 1 or deal.piles is None:
+        raise ValueError("the net score needs a whole game with its piles")
+    position = position or deal.position()
+    started = time.perf_counter()
+    solver = solver or ScoreSolver()
+    nodes_before = solver.nodes
+    history = _history(deal, position)
+    base = position.declarer_thirds()
+    steps = [rules.game.win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
+    led = position.trick[0] if position.trick else NO_CARD
+    leaf = _leaf_table(deal, history, rules)
+    value, line = solver.solve(
+        position.hands[0],
+        position.hands[1],
+        position.leader,
+        deal.declarer,
+        led,
+        steps,
+        history.birds,
+        history.valat,
+        leaf,
+    )
+    return NetScore(
+        score=value,
+        line=tuple(line),
+        points_line_score=_score_of_line(deal, position, tuple(_points_line(position)), rules),
+        nodes=solver.nodes - nodes_before,
+        ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def _points_line(position: Position) -> list[Card]:
+    return list(solve(position, with_moves=False).line)
+
+
+def _score_of_line(deal: Deal, position: Position, line: tuple[Card, ...], rules: ScoringRules) -> int:
+    """The declarer's net score of the hand finished by ``line``."""
+    finished = position.copy()
+    for card in line:
+        finished.push(card)
+    history = _history(deal, finished)
+    leaf = _leaf_table(deal, history, rules)
+    thirds = finished.declarer_thirds()
+    steps = sum(thirds >= t for t in (rules.game.win_thirds, ABSOLUT_THIRDS, PANZER_THIRDS))
+    return leaf[(steps * 256 + history.birds) * 4 + history.valat]
