@@ -17,6 +17,7 @@ from typing import IO, Any, Final
 import click
 
 from kosolve import __version__
+from kosolve._score import ScoreSolver
 from kosolve.analysis import Solution, new_solver, solve
 from kosolve.cards import (
     DISPLAY_ORDER,
@@ -35,6 +36,7 @@ from kosolve.deal import Deal, DealError, load_deal
 from kosolve.feasibility import FeasibilityTable
 from kosolve.feasibility import feasibility as solve_feasibility
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name, trick_thirds
+from kosolve.netscore import NetScore, net_score
 from kosolve.postmortem import PostMortem
 from kosolve.postmortem import postmortem as review_play
 from kosolve.scoring import ScoringError, ScoringRules, Settlement, settle
@@ -268,8 +270,10 @@ def _feasibility_lines(table: FeasibilityTable, style: _Style) -> list[str]:
 
 
 def _postmortem_lines(review: PostMortem, style: _Style) -> list[str]:
-    rows = [["trick", "player", "card", "before", "after", "loss", "better"]]
+    by_score = any(card.net_loss is not None for card in review.cards)
+    rows = [["trick", "player", "card", "before", "after", "loss", *(["score loss"] if by_score else []), "better"]]
     for card in review.cards:
+        net = [f"{card.net_loss:+d}" if card.net_loss else ""] if by_score else []
         rows.append(
             [
                 str(card.trick),
@@ -278,6 +282,7 @@ def _postmortem_lines(review: PostMortem, style: _Style) -> list[str]:
                 style.points(card.before),
                 style.points(card.after),
                 style.points(card.loss) if card.loss else "",
+                *net,
                 " ".join(card_name(c) for c in card.best),
             ]
         )
@@ -308,6 +313,7 @@ def _report(
     style: _Style,
     table: FeasibilityTable | None,
     review: PostMortem | None,
+    net: NetScore | None = None,
 ) -> str:
     position = deal.position(at)
     played = deal.play[:at]
@@ -327,6 +333,12 @@ def _report(
         lines += _move_lines(solution, style)
     if solution.line:
         lines += ["Optimal line:", *_trick_lines(_tricks(position, solution.line, deal.first_trick), style)]
+    if net is not None:
+        lines += ["", f"Net game points for the declarer, played for the score: {net.score:+d}"]
+        if net.points_line_score is not None and net.points_line_score != net.score:
+            lines.append(f"  (the line played for points above gives him {net.points_line_score:+d})")
+        if net.line:
+            lines += ["Line played for the score:", *_trick_lines(_tricks(position, net.line, deal.first_trick), style)]
     if table is not None:
         lines += ["", "Makeable with best play from here (double dummy):", *_feasibility_lines(table, style)]
     if review is not None:
@@ -422,6 +434,13 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     help="Rule option: the defender may announce a bird or the Valat.",
 )
 @click.option("--kontra", is_flag=True, help="Rule option: a Kontra on an announcement doubles it.")
+@click.option(
+    "--score/--no-score",
+    default=None,
+    help="Solve for the net game points too (the declarer maximising his score, the defender minimising it), and"
+    " judge every card of the post-mortem by them; a search of its own per position, so slower. By default on when"
+    " the file has announcements.",
+)
 def solve_command(
     files: tuple[str, ...],
     at: int | None,
@@ -434,6 +453,7 @@ def solve_command(
     silent_bird_penalty: bool,
     defender_announcements: bool,
     kontra: bool,
+    score: bool | None,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
@@ -461,6 +481,7 @@ def solve_command(
     jobs = _load_jobs(files, at, scoring)
     try:
         solver = new_solver(tt_mb)
+        score_solver = ScoreSolver()
     except (MemoryError, ValueError, OverflowError) as error:
         raise click.ClickException(f"cannot set up a table of {tt_mb} MB: {error or 'out of memory'}") from None
     full = as_json or not quiet
@@ -472,10 +493,19 @@ def solve_command(
         solution = solve(position, solver=solver, rules=rules, with_moves=full, with_line=full)
         table = solve_feasibility(position, solver=solver, rules=rules) if full and feasibility else None
         played = job.deal.play[: job.at]
+        by_score = full and job.deal.first_trick == 1 and job.deal.piles is not None
+        by_score = by_score and (score if score is not None else bool(job.deal.announcements))
+        net = net_score(job.deal, position, rules=scoring, solver=score_solver) if by_score else None
         review = None
         if full and postmortem and played:
             goals = tuple((a.by, a.what) for a in job.deal.announcements)
-            review = review_play(replace(job.deal, play=played), goals=goals, solver=solver, rules=rules)
+            review = review_play(
+                replace(job.deal, play=played),
+                goals=goals,
+                solver=solver,
+                rules=rules,
+                scoring=scoring if by_score else None,
+            )
         settlement = job.settlement if full else None
         if as_json:
             data = {"file": job.file, "contract": job.deal.contract, **solution.to_json()}
@@ -485,13 +515,15 @@ def solve_command(
                 data.update(review.to_json())
             if settlement is not None:
                 data["settlement"] = settlement.to_json()
+            if net is not None:
+                data["net_score"] = net.to_json()
             click.echo(json.dumps(data))
         elif quiet:
             result = f", {solution.result}" if solution.result else ""
             click.echo(f"{job.file}: {style.value(solution.thirds)}{result}")
         else:
             separator = "\n" if job is not jobs[0] else ""
-            report = _report(job.file, job.deal, job.at, solution, style, table, review)
+            report = _report(job.file, job.deal, job.at, solution, style, table, review, net)
             if settlement is not None:
                 report += "\n\nSettlement of the played hand:\n" + settlement.format()
             click.echo(separator + report)

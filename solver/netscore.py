@@ -48,8 +48,9 @@ class NetScore:
     score: int
     line: tuple[Card, ...]
     """A line of play that reaches it."""
-    points_line_score: int
-    """What the point-optimal line given scores, for comparison."""
+    points_line_score: int | None
+    """What the point-optimal line scores, for comparison (None when not
+    asked for)."""
     nodes: int
     ms: float
 
@@ -130,11 +131,13 @@ def net_score(
     *,
     rules: ScoringRules = DEFAULT_RULES,
     solver: ScoreSolver | None = None,
+    with_points_line: bool = True,
 ) -> NetScore:
     """The score-optimal value of ``position`` (the deal after its play by
     default) for a whole game with piles, and a line that reaches it.  Pass
     a ``solver`` to reuse its table; its entries count within one query
-    only, so the answer never depends on them."""
+    only, so the answer never depends on them.  ``with_points_line``
+    also scores the point-optimal line, to show where the two differ."""
     if deal.first_trick != 1 or deal.piles is None:
         raise ValueError("the net score needs a whole game with its piles")
     position = position or deal.position()
@@ -160,7 +163,9 @@ def net_score(
     return NetScore(
         score=value,
         line=tuple(line),
-        points_line_score=_score_of_line(deal, position, tuple(_points_line(position)), rules),
+        points_line_score=_score_of_line(deal, position, tuple(_points_line(position)), rules)
+        if with_points_line
+        else None,
         nodes=solver.nodes - nodes_before,
         ms=(time.perf_counter() - started) * 1000,
     )

@@ -24,12 +24,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from kosolve._score import ScoreSolver
 from kosolve._search import Solver
 from kosolve.analysis import DEFAULT_RULES, new_solver
 from kosolve.cards import Card, card_name
 from kosolve.deal import Deal
 from kosolve.feasibility import solve_goal
 from kosolve.game import Position, Rules, Seat, seat_name
+from kosolve.netscore import net_score
+from kosolve.scoring import ScoringRules
 
 NO_CARD = -1
 
@@ -52,9 +55,16 @@ class CardReview:
     """Thirds the card gave away from its player's side (0 for a best card)."""
     best: tuple[Card, ...]
     """The cards that would have kept the value, when this one did not."""
+    net_before: int | None = None
+    """The declarer's net game points with score-optimal play before the
+    card (None unless asked for) ..."""
+    net_after: int | None = None
+    """... and after it."""
+    net_loss: int | None = None
+    """Net game points the card gave away from its player's side."""
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "trick": self.trick,
             "player": seat_name(self.player),
             "card": card_name(self.card),
@@ -63,6 +73,9 @@ class CardReview:
             "loss": self.loss,
             "best": [card_name(c) for c in self.best],
         }
+        if self.net_before is not None:
+            data.update(net_before=self.net_before, net_after=self.net_after, net_loss=self.net_loss)
+        return data
 
 
 @dataclass(frozen=True)
@@ -131,10 +144,13 @@ def postmortem(
     goals: tuple[tuple[Seat, str], ...] = (),
     solver: Solver | None = None,
     rules: Rules = DEFAULT_RULES,
+    scoring: ScoringRules | None = None,
 ) -> PostMortem:
     """Go through the deal's play card by card, one solver (and its table)
     for all of it.  ``goals`` are ``(seat, goal)`` pairs of
-    :mod:`kosolve.feasibility` to follow along the play."""
+    :mod:`kosolve.feasibility` to follow along the play.  With ``scoring``
+    (a whole game with piles) each card is also judged by the net game
+    points with score-optimal play, a search of its own per card."""
     solver = solver or new_solver()
     start_nodes = solver.stats["nodes"]
     started = time.perf_counter()
@@ -146,18 +162,30 @@ def postmortem(
         values.append(position.declarer_thirds() + value)
         if card is not None:
             position.push(card)
+    nets: list[int | None] = [None] * (len(deal.play) + 1)
+    if scoring is not None:
+        score_solver = ScoreSolver()
+        nets = [
+            net_score(deal, deal.position(at=index), rules=scoring, solver=score_solver, with_points_line=False).score
+            for index in range(len(deal.play) + 1)
+        ]
     reviews = []
     position = deal.position(at=0)
     for index, card in enumerate(deal.play):
         player = position.turn
+        sign = 1 if player == deal.declarer else -1
         before, after = values[index], values[index + 1]
-        loss = before - after if player == deal.declarer else after - before
+        loss = sign * (before - after)
         best: tuple[Card, ...] = ()
         if loss:
             future = before - position.declarer_thirds()
             best = tuple(solver.keeping_cards(*_search_args(position), value=future))
         trick = deal.first_trick + len(position.move_stack) // 2
-        reviews.append(CardReview(index, trick, player, card, before, after, loss, best))
+        net_before, net_after = nets[index], nets[index + 1]
+        net_loss = sign * (net_before - net_after) if net_before is not None and net_after is not None else None
+        reviews.append(
+            CardReview(index, trick, player, card, before, after, loss, best, net_before, net_after, net_loss)
+        )
         position.push(card)
     tracks = tuple(_track(deal, seat, goal, solver, rules) for seat, goal in goals)
     return PostMortem(

@@ -441,3 +441,19 @@ def test_a_defender_announcement_needs_the_rule_option() -> None:
     assert deal.play[-1] == parse_card("I")
     last_winner = ("forehand", "dealer")[deal.position().leader]
     assert [item["to"] for item in items if item["name"] == "pagat"] == [last_winner]
+
+
+def test_announcements_bring_the_net_score_and_score_losses() -> None:
+    from kosolve.netscore import net_score
+
+    path = EXAMPLES / "played-out.json"
+    deal = load_deal(path)
+    data = json.loads(run("--json", "--at", "8", str(path)).stdout)
+    assert data["net_score"]["score"] == net_score(deal, deal.position(at=8)).score
+    assert all("net_loss" in row for row in data["postmortem"])
+    plain = json.loads(run("--json", "--at", "8", "--no-score", str(path)).stdout)
+    assert "net_score" not in plain and "net_loss" not in plain["postmortem"][0]
+    # Without announcements the score search runs only when asked for.
+    assert "net_score" not in json.loads(run("--json", str(EXAMPLES / "whole-deal.json")).stdout)
+    asked = json.loads(run("--json", "--score", str(EXAMPLES / "whole-deal.json")).stdout)
+    assert asked["net_score"]["score"] == net_score(load_deal(EXAMPLES / "whole-deal.json")).score
