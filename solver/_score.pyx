@@ -23,6 +23,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from kosolve._bits cimport NO_CARD, Hand, bit, legal_replies, popcount, reply_wins, trick_thirds
+from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies
 
 cdef extern from *:
@@ -102,7 +103,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef bint maximizing = leader == s.declarer
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int best_move = NO_CARD, tt_move = NO_CARD
-    cdef int n, i, card, value
+    cdef int n, i, card, value, step
     cdef int8_t moves[MAX_MOVES]
     cdef Hand key0
     cdef uint32_t context
@@ -132,14 +133,10 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
         value = score_reply(s, beta)
         s.hand[leader] ^= bit(card)
         s.led = NO_CARD
-        if maximizing:
-            if value > best:
-                best, best_move = value, card
-                if best >= beta:
-                    break
-        elif value < best:
-            best, best_move = value, card
-            if best < beta:
+        step = fold_value(maximizing, value, &best, beta)
+        if step != NO_GAIN:
+            best_move = card
+            if step == CUTOFF:
                 break
     if e == NULL:
         # A new position replaces the entry of another query, else the second.
@@ -181,15 +178,8 @@ cdef int score_reply(ScoreState* s, int beta) noexcept nogil:
         value = score_lead(s, beta)
         s.hand[follower] ^= bit(card)
         s.leader, s.led, s.thirds, s.birds, s.valat = leader, led, thirds, birds, valat
-        if maximizing:
-            if value > best:
-                best = value
-                if best >= beta:
-                    break
-        elif value < best:
-            best = value
-            if best < beta:
-                break
+        if fold_value(maximizing, value, &best, beta) == CUTOFF:
+            break
     return best
 
 

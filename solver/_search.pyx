@@ -13,6 +13,7 @@ from kosolve._bits cimport (
     NO_CARD, TAROCKS, Hand, bit, card_value, highest_card, legal_replies, lowest_card, pile_thirds, popcount, reply_wins,
     trick_thirds,
 )
+from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
     BUCKET_ENTRIES, MIDDLE_TAROCKS, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move,
@@ -104,7 +105,7 @@ cdef inline int trick_goal(SearchState* s, int led, int reply, int winner, int c
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
-    cdef int bound, tt_move_card = NO_CARD, n, i, card, value
+    cdef int bound, tt_move_card = NO_CARD, n, i, card, value, step
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
     cdef int best = -INFINITE if maximizing else INFINITE
@@ -152,16 +153,10 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
         value = search_reply(s, beta)
         s.hand[leader] ^= bit(card)
         s.led = NO_CARD
-        if maximizing:
-            if value > best:
-                best = value
-                best_move = card
-                if best >= beta:
-                    break
-        elif value < best:
-            best = value
+        step = fold_value(maximizing, value, &best, beta)
+        if step != NO_GAIN:
             best_move = card
-            if best < beta:
+            if step == CUTOFF:
                 break
     tt_store(table, &key, best, beta, best_move)
     return best
@@ -200,15 +195,8 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
             s.leader = leader
             s.led = led
             s.goal = goal
-        if maximizing:
-            if value > best:
-                best = value
-                if best >= beta:
-                    break
-        elif value < best:
-            best = value
-            if best < beta:
-                break
+        if fold_value(maximizing, value, &best, beta) == CUTOFF:
+            break
     return best
 
 
@@ -305,6 +293,28 @@ cdef int ordered_moves(SearchState* s, int8_t* moves) noexcept nogil:
     tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer, goal_detail(s, s.hand[0] | s.hand[1]))
     return order_leads(s.hand[s.leader], s.hand[1 - s.leader],
                        tt_move(&key, tt_probe(s.tt if s.goal == GOAL_NONE else s.goal_tt, &key)), goal_alone(s), moves)
+
+
+cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* gains, int* statuses) noexcept nogil:
+    """The representatives of the legal cards in search order, with the
+    position after each, what it gave the declarer and what it did to the
+    goal.  Each child counts its own nodes from zero."""
+    cdef int n = ordered_moves(root, moves)
+    cdef int i
+    for i in range(n):
+        children[i] = root[0]
+        children[i].nodes = 0
+        gains[i] = play(&children[i], moves[i], &statuses[i])
+    return n
+
+
+cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) noexcept nogil:
+    """Whether a child is worth ``target`` (its parent's value less the
+    card's gain): for the side maximizing no child is worth more, for the
+    other no child less, so one null-window test tells."""
+    if maximizing:
+        return search(child, target) >= target
+    return search(child, target + 1) <= target
 
 
 def _check_position(Hand forehand, Hand dealer, int leader, int declarer, int led):
@@ -417,29 +427,22 @@ cdef class Solver:
         """The legal cards of the side to move that keep ``value``, the
         position's value: one null-window test a group of equal cards."""
         cdef int8_t moves[MAX_MOVES]
+        cdef SearchState children[MAX_MOVES]
+        cdef int gains[MAX_MOVES]
+        cdef int statuses[MAX_MOVES]
         cdef bint keeps[64]
-        cdef int n, i, card, gain, status, target
+        cdef int n, i
         cdef bint maximizing
-        cdef SearchState root, child
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
-        root = self.state
-        in_play = cards_in_play(&root)
-        legal = legal_cards(&root)
+        in_play = cards_in_play(&self.state)
+        legal = legal_cards(&self.state)
         with nogil:
-            maximizing = to_move(&root) == root.declarer
-            n = ordered_moves(&root, moves)
+            maximizing = to_move(&self.state) == self.state.declarer
+            n = expand(&self.state, moves, children, gains, statuses)
             for i in range(n):
-                card = moves[i]
-                child = root
-                gain = play(&child, card, &status)
-                target = value - gain
-                if maximizing:
-                    keeps[card] = search(&child, target) >= target
-                else:
-                    keeps[card] = search(&child, target + 1) <= target
-                root.nodes = child.nodes
-        self.state.nodes = root.nodes
+                keeps[moves[i]] = keeps_value(&children[i], value - gains[i], maximizing)
+                self.state.nodes += children[i].nodes
         return [card for card, rep in _representative_of(legal, in_play) if keeps[rep]]
 
     def move_values(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
@@ -447,68 +450,61 @@ cdef class Solver:
         lowest card first; ``value`` is the declarer's future thirds after
         that card, including what it wins now."""
         cdef int8_t moves[MAX_MOVES]
+        cdef SearchState children[MAX_MOVES]
+        cdef int gains[MAX_MOVES]
+        cdef int statuses[MAX_MOVES]
         cdef int values[64]
-        cdef int n, i, card, gain, best, status
+        cdef int n, i, card, best
         cdef bint maximizing
-        cdef SearchState root, child
+        cdef SearchState* child
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
-        root = self.state
-        in_play = cards_in_play(&root)
-        legal = legal_cards(&root)
+        in_play = cards_in_play(&self.state)
+        legal = legal_cards(&self.state)
         with nogil:
             # The first card (the likely best) is valued by bisection; the
             # others by MTD(f) from the best value so far, which most of them
             # only match or fall short of.
-            maximizing = to_move(&root) == root.declarer
-            n = ordered_moves(&root, moves)
+            maximizing = to_move(&self.state) == self.state.declarer
+            n = expand(&self.state, moves, children, gains, statuses)
             for i in range(n):
-                card = moves[i]
-                child = root
-                gain = play(&child, card, &status)
+                card, child = moves[i], &children[i]
                 if i == 0:
-                    values[card] = gain + exact_value(&child)
+                    values[card] = gains[i] + exact_value(child)
                     best = values[card]
                 else:
-                    values[card] = gain + mtdf_value(&child, best - gain, 0, thirds_in_play(&child))
+                    values[card] = gains[i] + mtdf_value(child, best - gains[i], 0, thirds_in_play(child))
                     best = max(best, values[card]) if maximizing else min(best, values[card])
-                root.nodes = child.nodes
-        self.state.nodes = root.nodes
+                self.state.nodes += child.nodes
         return [(card, values[rep]) for card, rep in _representative_of(legal, in_play)]
 
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
         """An optimal line of play to the end of the hand, as a list of cards."""
         cdef int8_t moves[MAX_MOVES]
-        cdef int n, i, value, gain, target, card, status
-        cdef bint maximizing, found
-        cdef SearchState parent, child
+        cdef SearchState children[MAX_MOVES]
+        cdef int gains[MAX_MOVES]
+        cdef int statuses[MAX_MOVES]
+        cdef int n, i = 0, value
+        cdef bint maximizing, found = False
         self._set(forehand, dealer, leader, declarer, led)
         result = []
         with nogil:
             value = exact_value(&self.state)
         while self.state.hand[0] | self.state.hand[1]:
-            parent = self.state
-            maximizing = to_move(&parent) == parent.declarer
-            found = False
             with nogil:
-                n = ordered_moves(&parent, moves)
+                maximizing = to_move(&self.state) == self.state.declarer
+                n = expand(&self.state, moves, children, gains, statuses)
                 for i in range(n):
-                    child = parent
-                    card = moves[i]
-                    gain = play(&child, card, &status)
-                    target = value - gain
-                    if maximizing:
-                        found = search(&child, target) >= target
-                    else:
-                        found = search(&child, target + 1) <= target
-                    parent.nodes = child.nodes
+                    found = keeps_value(&children[i], value - gains[i], maximizing)
+                    self.state.nodes += children[i].nodes
                     if found:
-                        value = target
                         break
             if not found:
                 raise RuntimeError("no move keeps the value: the search is inconsistent")
-            self.state = child
-            result.append(card)
+            value -= gains[i]
+            children[i].nodes = self.state.nodes
+            self.state = children[i]
+            result.append(moves[i])
         return result
 
     def reaches(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, *, int need):
@@ -541,10 +537,13 @@ cdef class Solver:
         whatever the owner does, up to the trick that decides it (to the end
         of the hand when thirds count)."""
         cdef int8_t moves[MAX_MOVES]
+        cdef SearchState children[MAX_MOVES]
+        cdef int gains[MAX_MOVES]
+        cdef int statuses[MAX_MOVES]
         cdef int beta = self._set_goal(forehand, dealer, leader, owner, led, goal, bird, trick, need)
-        cdef int n, i, card, gain, status, target
-        cdef bint feasible, owner_moves, keeps
-        cdef SearchState parent, child
+        cdef int n, i = 0, gain = 0, status = GOAL_OPEN, target
+        cdef bint feasible, owner_moves, keeps = False
+        cdef SearchState* child
         if beta < 0:
             return False, []
         with nogil:
@@ -552,33 +551,30 @@ cdef class Solver:
         target = beta
         result = []
         while self.state.hand[0] | self.state.hand[1]:
-            parent = self.state
             # The side whose every card keeps the outcome may play any; the
             # other must find a card that keeps it.
-            owner_moves = to_move(&parent) == parent.declarer
+            owner_moves = to_move(&self.state) == self.state.declarer
             with nogil:
-                n = ordered_moves(&parent, moves)
+                n = expand(&self.state, moves, children, gains, statuses)
                 for i in range(n):
-                    child = parent
-                    card = moves[i]
-                    gain = play(&child, card, &status)
-                    if not child.goal_points:
-                        gain = 0  # only the goal counts
+                    child, status = &children[i], statuses[i]
+                    gain = gains[i] if child.goal_points else 0  # without thirds only the goal counts
                     if status == GOAL_BROKEN:
                         keeps = not feasible
                     elif status == GOAL_MET and not child.goal_points:
                         keeps = feasible
                     else:
-                        keeps = (search(&child, target - gain) >= target - gain) == feasible
-                    parent.nodes = child.nodes
+                        keeps = (search(child, target - gain) >= target - gain) == feasible
+                    self.state.nodes += child.nodes
                     if keeps or owner_moves != feasible:
                         break
             if not keeps and owner_moves == feasible:
                 raise RuntimeError("no card keeps the goal's outcome: the search is inconsistent")
-            self.state = child
+            children[i].nodes = self.state.nodes
+            self.state = children[i]
             target -= gain
-            result.append(card)
-            if status != GOAL_OPEN and not (status == GOAL_MET and child.goal_points):
+            result.append(moves[i])
+            if status != GOAL_OPEN and not (status == GOAL_MET and self.state.goal_points):
                 break
         return feasible, result
 

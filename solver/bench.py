@@ -62,6 +62,19 @@ class Spread:
     def to_json(self) -> dict[str, float]:
         return {"median": self.median, "p90": self.p90, "p95": self.p95, "max": self.max}
 
+    HEADER = f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}"
+    """The column heads of :meth:`row`."""
+
+    def row(self, label: str, spec: str) -> str:
+        """One line of a table: ``label`` and the four figures, each in the
+        format ``spec``.
+
+        >>> Spread(1.0, 2.0, 3.0, 4.0).row("time (ms)", ".1f")
+        '  time (ms)              1.0           2.0           3.0           4.0'
+        """
+        figures = (self.median, self.p90, self.p95, self.max)
+        return f"  {label:12}" + "".join(f"{figure:14{spec}}" for figure in figures)
+
 
 @dataclass(frozen=True)
 class DealTiming:
@@ -255,9 +268,9 @@ class BenchReport:
         if self.deals:
             time_ms, nodes = self.time_ms, self.nodes
             lines += [
-                f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}",
-                f"  {'time (ms)':12}{time_ms.median:14.1f}{time_ms.p90:14.1f}{time_ms.p95:14.1f}{time_ms.max:14.1f}",
-                f"  {'nodes':12}{nodes.median:14,.0f}{nodes.p90:14,.0f}{nodes.p95:14,.0f}{nodes.max:14,.0f}",
+                Spread.HEADER,
+                time_ms.row("time (ms)", ".1f"),
+                nodes.row("nodes", ",.0f"),
                 f"  aggregate: {self.total_nodes:,} nodes in {self.total_ms / 1000:.2f} s"
                 f" = {self.nodes_per_second:,.0f} nodes/s",
                 "  contracts: " + ", ".join(f"{c} {n}" for c, n in self.contracts.items()),
@@ -277,8 +290,8 @@ class BenchReport:
                 "",
                 f"Feasibility questions on the whole deals (a held bird or Valat, each player):"
                 f" {len(self.goals)}, {sum(g.feasible for g in self.goals)} makeable",
-                f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}",
-                f"  {'time (ms)':12}{goal_ms.median:14.2f}{goal_ms.p90:14.2f}{goal_ms.p95:14.2f}{goal_ms.max:14.2f}",
+                Spread.HEADER,
+                goal_ms.row("time (ms)", ".2f"),
             ]
         if self.postmortems:
             pm_ms = Spread.of([p.ms for p in self.postmortems])
@@ -287,9 +300,9 @@ class BenchReport:
                 "",
                 f"Post-mortems of whole 32-card plays: {len(self.postmortems)},"
                 f" {sum(p.mistakes for p in self.postmortems)} costly cards in all",
-                f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}",
-                f"  {'time (ms)':12}{pm_ms.median:14.1f}{pm_ms.p90:14.1f}{pm_ms.p95:14.1f}{pm_ms.max:14.1f}",
-                f"  {'x one solve':12}{ratio.median:14.2f}{ratio.p90:14.2f}{ratio.p95:14.2f}{ratio.max:14.2f}",
+                Spread.HEADER,
+                pm_ms.row("time (ms)", ".1f"),
+                ratio.row("x one solve", ".2f"),
             ]
         return "\n".join(lines)
 
