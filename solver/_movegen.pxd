@@ -10,7 +10,7 @@
 from libc.stdint cimport int8_t
 
 from kosolve._bits cimport (
-    TAROCKS, Hand, bit, card_value, highest_card, lowest_card, reply_wins, suit_mask, suit_of,
+    TAROCKS, Hand, bit, card_value, highest_card, lowest_card, popcount, reply_wins, suit_mask, suit_of,
 )
 
 cdef enum:
@@ -65,20 +65,62 @@ cdef inline bint lead_wins(int card, Hand opponent) noexcept nogil:
     return card >= 32 or (opponent & TAROCKS) == 0
 
 
+cdef inline int lowest_value(Hand cards) noexcept nogil:
+    """The value of the cheapest card of ``cards`` (0 if there is none)."""
+    cdef int value, least = 0 if not cards else 5
+    while cards:
+        value = card_value(lowest_card(cards))
+        if value < least:
+            least = value
+        cards &= cards - 1
+    return least
+
+
+cdef inline int lead_score(int card, Hand own, Hand opponent) noexcept nogil:
+    """How promising a lead looks.  The weights were fitted by coordinate
+    search to the node counts of realistic deals (docs/benchmarks.md).
+
+    A sure winner scores high, more so the more it and the cheapest card the
+    opponent can give to it are worth, a tarock (drawing the opponent's
+    trumps) more than a suit card the opponent must trump or discard on.
+    A losing lead scores low, less so the cheaper it is, a suit card before
+    a tarock, and a tarock the more tarocks the leader has over the
+    opponent; it is better when the opponent has to beat it with a valuable
+    card or, if he can duck, only with a valuable one."""
+    cdef int value = card_value(card)
+    cdef Hand same = opponent & suit_mask(card)
+    cdef Hand winners, duckers
+    cdef int score
+    if lead_wins(card, opponent):
+        score = WIN_SCORE + 128 * value - card
+        if same:
+            score += 32 * lowest_value(same)
+        else:
+            score += 32 * lowest_value(opponent) - 128
+        if card >= 32:
+            score += 128
+        return score
+    score = LOSE_SCORE - 32 * value - 2 * (card & 7)
+    if card >= 32:
+        score += 112 * (popcount(own & TAROCKS) - popcount(opponent & TAROCKS)) - 288
+    if same:
+        winners = same & ~((bit(card) << 1) - 1)
+        duckers = same & ~winners
+        score += 16 * lowest_value(duckers)
+    else:
+        winners = opponent & TAROCKS
+        score -= 64
+    return score + 32 * lowest_value(winners)
+
+
 cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, int8_t* moves) noexcept nogil:
-    """The leads worth searching, best first: the table's move, then sure
-    winners, the more valuable first, then the rest from the cheapest."""
+    """The leads worth searching, best first: the table's move, then by
+    :func:`lead_score`."""
     cdef int scores[MAX_MOVES]
     cdef int n = representatives(own, own | opponent, alone, moves)
-    cdef int i, card
+    cdef int i
     for i in range(n):
-        card = moves[i]
-        if card == tt_move:
-            scores[i] = TT_MOVE_SCORE
-        elif lead_wins(card, opponent):
-            scores[i] = WIN_SCORE + 64 * card_value(card) - card
-        else:
-            scores[i] = LOSE_SCORE - 64 * card_value(card) - (card & 7) * 4 - (256 if card >= 32 else 0)
+        scores[i] = TT_MOVE_SCORE if moves[i] == tt_move else lead_score(moves[i], own, opponent)
     sort_by_score(moves, scores, n)
     return n
 
