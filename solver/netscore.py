@@ -10,15 +10,14 @@ tricks, who took every trick) is scored by :func:`kosolve.scoring.score`
 before the search, which only looks the finished hands up.
 
 In the bundled whole deal the dealer declares a Dreiblatt (3) and holds
-four kings (1).  Played for points, the forehand's Pagat takes the last
-trick, a silent 3 for him; played for the score, the dealer stops it and
-still wins:
+four kings (1).  Some lines that are best for points let the forehand's
+Pagat take the last trick, a silent 3 for him; played for the score, the
+dealer stops it and still wins:
 
 >>> from kosolve.deal import load_deal
 >>> deal = load_deal("examples/whole-deal.json")
->>> result = net_score(deal)
->>> result.score, result.points_line_score
-(4, 1)
+>>> net_score(deal).score
+4
 """
 
 from __future__ import annotations
@@ -49,8 +48,9 @@ class NetScore:
     line: tuple[Card, ...]
     """A line of play that reaches it."""
     points_line_score: int | None
-    """What the point-optimal line scores, for comparison (None when not
-    asked for)."""
+    """What the point-optimal line of :func:`kosolve.analysis.solve` scores,
+    for comparison (None when not asked for).  Several lines may be best for
+    points; this is the one that search returns."""
     nodes: int
     ms: float
 
