@@ -10,7 +10,8 @@
 from libc.stdint cimport int8_t
 
 from kosolve._bits cimport (
-    TAROCKS, Hand, bit, card_value, highest_card, lowest_card, popcount, reply_wins, suit_mask, suit_of,
+    TAROCKS, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, Hand, bit, card_value, highest_card, lowest_card, popcount,
+    reply_wins, suit_mask, suit_of,
 )
 
 cdef enum:
@@ -66,14 +67,18 @@ cdef inline bint lead_wins(int card, Hand opponent) noexcept nogil:
 
 
 cdef inline int lowest_value(Hand cards) noexcept nogil:
-    """The value of the cheapest card of ``cards`` (0 if there is none)."""
-    cdef int value, least = 0 if not cards else 5
-    while cards:
-        value = card_value(lowest_card(cards))
-        if value < least:
-            least = value
-        cards &= cards - 1
-    return least
+    """The value of the cheapest card of ``cards`` (0 if there is none), by
+    the value planes: no plane set is 1, plane 0 alone 2 (jacks), plane 1
+    alone 3 (cavaliers), both 4 (queens), plane 2 is 5."""
+    if not cards:
+        return 0
+    if cards & ~(VALUE_PLANE0 | VALUE_PLANE1 | VALUE_PLANE2):
+        return 1
+    if cards & VALUE_PLANE0 & ~VALUE_PLANE1:
+        return 2
+    if cards & VALUE_PLANE1 & ~VALUE_PLANE0:
+        return 3
+    return 4 if cards & VALUE_PLANE0 else 5
 
 
 cdef inline int lead_score(int card, Hand own, Hand opponent) noexcept nogil:
