@@ -17,7 +17,7 @@ from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
     BUCKET_ENTRIES, MIDDLE_TAROCKS, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move,
-    tt_new_age, tt_probe, tt_release, tt_store,
+    tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
 )
 
 DEFAULT_TT_MB = 64.0
@@ -122,6 +122,9 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
         table = s.goal_tt
     elif popcount(forehand) == 1:
         return last_trick(s)
+    # The bucket loads while the bounds are worked out.
+    tt_key(&key, forehand, s.hand[1], leader, s.declarer, goal_detail(s, in_play))
+    tt_prefetch(table, &key)
     # A goal only lowers the value, so upper bounds hold for goal searches too.
     if maximizing:
         bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - leader], s.hand[leader])
@@ -136,7 +139,6 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
             bound = sure_thirds(s.hand[1 - leader], s.hand[leader])
         if beta <= bound:
             return bound
-    tt_key(&key, forehand, s.hand[1], leader, s.declarer, goal_detail(s, in_play))
     entry = tt_probe(table, &key)
     if entry != NULL:
         if entry.lower >= beta:

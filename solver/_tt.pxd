@@ -35,7 +35,7 @@
 #       14     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
 #       15     1  age     the solve that last wrote the entry
 #
-# The search calls only tt_key, tt_probe, tt_move and tt_store.
+# The search calls only tt_key, tt_prefetch, tt_probe, tt_move and tt_store.
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport free
@@ -95,6 +95,11 @@ cdef extern from *:
         if (p) memset(p, 0, n_bytes);
         return p;
     }
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KOSOLVE_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define KOSOLVE_PREFETCH(p) ((void)(p))
+    #endif
     static void kosolve_aligned_free(void *p) {
     #if defined(_MSC_VER)
         _aligned_free(p);
@@ -108,6 +113,7 @@ cdef extern from *:
     const Hand COUNTING_CARDS "KOSOLVE_COUNTING_CARDS"
     void* aligned_calloc "kosolve_aligned_calloc"(size_t n_bytes) noexcept nogil
     void aligned_free "kosolve_aligned_free"(void* p) noexcept nogil
+    void prefetch "KOSOLVE_PREFETCH"(const void* p) noexcept nogil
 
 
 cdef inline int tt_allocate(TranspositionTable* tt, size_t n_bytes) except -1:
@@ -184,6 +190,11 @@ cdef inline TTEntry* tt_bucket(TranspositionTable* tt, TTKey* key) noexcept nogi
 cdef inline bint tt_matches(TranspositionTable* tt, TTEntry* entry, TTKey* key) noexcept nogil:
     return (entry.depth != 0 and entry.key == key.key and entry.tag == key.tag
             and (entry.age == tt.age or not tt.current_only))
+
+
+cdef inline void tt_prefetch(TranspositionTable* tt, TTKey* key) noexcept nogil:
+    """Start loading the position's bucket; the probe comes a little later."""
+    prefetch(tt_bucket(tt, key))
 
 
 cdef inline TTEntry* tt_probe(TranspositionTable* tt, TTKey* key) noexcept nogil:
