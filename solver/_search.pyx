@@ -20,7 +20,10 @@ from kosolve._tt cimport (
     tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
 )
 
-DEFAULT_TT_MB = 64.0
+DEFAULT_TT_MB = 8.0
+"""The default table: a whole deal's search stores a few hundred thousand
+positions, and a table that stays in the CPU's cache beats a larger one
+that misses it (docs/benchmarks.md)."""
 GOAL_TT_MB = 8.0
 """The goal searches' own table, at most this size: its entries serve one
 goal query only."""
