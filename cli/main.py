@@ -39,7 +39,7 @@ from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_nam
 from kosolve.netscore import NetScore, net_score
 from kosolve.postmortem import PostMortem
 from kosolve.postmortem import postmortem as review_play
-from kosolve.scoring import ScoringError, ScoringRules, Settlement, settle
+from kosolve.scoring import HELD, ScoringError, ScoringRules, Settlement, settle
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
@@ -265,7 +265,8 @@ def _feasibility_lines(table: FeasibilityTable, style: _Style) -> list[str]:
                 cells.append("yes" if table.feasible(seat, goal) else "no")
             except KeyError:
                 cells.append(style.none)
-        rows.append([goal.replace("_", " "), *cells])
+        label = goal.replace("_", " ") + (" (held)" if goal in HELD else "")
+        rows.append([label, *cells])
     return _columns(rows)
 
 

@@ -25,7 +25,8 @@ from typing import Final
 from kosolve._search import BIRD, VALAT, Solver
 from kosolve.analysis import DEFAULT_RULES, new_solver
 from kosolve.cards import KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand
-from kosolve.game import SEATS, Position, Rules, Seat, seat_name
+from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
+from kosolve.scoring import HELD, held_bonuses
 
 NO_CARD: Final = -1
 
@@ -168,7 +169,9 @@ def feasibility(
     """Solve every goal of RULES.md §5 for both players in ``position``.
 
     Point targets need the piles; without them the declarer's goals are
-    left out.
+    left out.  With the piles of a whole game, the held bonuses (Trull,
+    Four Kings, Four Birds) are read off the cards: ``True`` for the player
+    who holds one.
     """
     solver = solver or new_solver()
     rows = [solve_goal(position, seat, goal, solver=solver, rules=rules) for seat in SEATS for goal in TRICK_GOALS]
@@ -179,4 +182,8 @@ def feasibility(
         for goal in DECLARER_GOALS:
             row = solve_goal(position, declarer, goal, solver=solver, rules=rules, with_line=goal not in POINT_GOALS)
             rows.append(row if goal not in POINT_GOALS else Feasibility(declarer, goal, row.feasible, line))
+        start = starting_hands(position)
+        if start[0].bit_count() == start[1].bit_count() == TRICKS_PER_GAME:
+            held = held_bonuses(start, position.piles)
+            rows += [Feasibility(seat, name, (seat, name) in held, ()) for seat in SEATS for name in HELD]
     return FeasibilityTable(tuple(rows))

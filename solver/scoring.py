@@ -501,12 +501,24 @@ def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> 
         elif beaten_by is not None and rules.silent_bird_penalty:
             items.append(Item(name, beaten_by, row.silent, f"{name} silent, beaten in its trick"))
 
-    for seat in SEATS:
-        held = deal.hands[seat] | (deal.piles[seat] & ~NEVER_LAID_AWAY)
-        for name, cards in HELD.items():
-            if held & cards == cards:
-                items.append(Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held"))
+    for seat, name in held_bonuses(deal.hands, deal.piles):
+        items.append(Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held"))
     return Settlement(deal.contract, declarer, thirds, tuple(items))
+
+
+def held_bonuses(hands: tuple[Hand, Hand], piles: tuple[Hand, Hand]) -> list[tuple[Seat, str]]:
+    """``(seat, bonus)`` for every held bonus of :data:`HELD`, read off each
+    player's 16 cards at trick 1 and his pile (see the module's notes).
+
+    >>> from kosolve.cards import parse_hand
+    >>> held_bonuses((parse_hand(["Sk", "XXI", "I"]), parse_hand(["HK"])), (0, 0))
+    [(0, 'trull')]
+    """
+    found = []
+    for seat in SEATS:
+        held = hands[seat] | (piles[seat] & ~NEVER_LAID_AWAY)
+        found += [(seat, name) for name, cards in HELD.items() if held & cards == cards]
+    return found
 
 
 __all__ = [
@@ -526,6 +538,7 @@ __all__ = [
     "ScoringTable",
     "Settlement",
     "announcement_problems",
+    "held_bonuses",
     "outcome_of",
     "score",
     "settle",

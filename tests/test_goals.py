@@ -12,7 +12,7 @@ from endings import SEATS, TAROCKS, Ending, mask, names_of, random_ending
 
 from kosolve._search import BIRD, VALAT, Solver
 from kosolve.cards import CARD_NAMES
-from kosolve.reference import BIRD_TRICKS, other, play, reference_goal
+from kosolve.reference import BIRD_TRICKS, other, play, reference_goal, reference_value
 
 GOALS = ("valat", "I", "II", "III", "IV")
 BIRD_CARDS = ("I", "II", "III", "IV")
@@ -141,3 +141,15 @@ def test_a_bird_whose_trick_is_past_is_out_of_reach() -> None:
     three = Ending(("III", "XXI", "Sk"), ("HK", "H4", "H3"), "forehand", "forehand")
     args, goal_args = search_args(three, "forehand", "III", 0)
     assert Solver(tt_mb=1).goal_feasible(*args, **goal_args) is True
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_point_targets_agree_with_the_reference_value(seed: int, warm: Solver) -> None:
+    """``reaches`` (the win, Absolut, Panzer: one null-window search) says
+    yes exactly when the reference value meets the target."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        ending = random_ending(rng, rng.randint(1, 6))
+        expected = reference_value(*ending.reference_args())
+        for need in (expected - 1, expected, expected + 1, rng.randint(0, 120)):
+            assert warm.reaches(*ending.solver_args(), need=need) == (expected >= need), (ending, need)
