@@ -33,7 +33,7 @@ from kosolve.cards import (
 )
 from kosolve.cli.options import json_option, quiet_option, tt_mb_option
 from kosolve.deal import Deal, DealError, load_deal
-from kosolve.feasibility import FeasibilityTable
+from kosolve.feasibility import TRICK_GOALS, FeasibilityTable
 from kosolve.feasibility import feasibility as solve_feasibility
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name, trick_thirds
 from kosolve.netscore import NetScore, net_score
@@ -267,7 +267,12 @@ def _feasibility_lines(table: FeasibilityTable, style: _Style) -> list[str]:
                 cells.append(style.none)
         label = goal.replace("_", " ") + (" (held)" if goal in HELD else "")
         rows.append([label, *cells])
-    return _columns(rows)
+    lines = _columns(rows)
+    for row in table.rows:
+        if row.feasible and row.goal in TRICK_GOALS:
+            cards = " ".join(card_name(c) for c in row.line)
+            lines.append(f"  {row.goal} by the {seat_name(row.seat)}, whatever the other does: {cards}")
+    return lines
 
 
 def _postmortem_lines(review: PostMortem, style: _Style) -> list[str]:
@@ -292,6 +297,11 @@ def _postmortem_lines(review: PostMortem, style: _Style) -> list[str]:
         f"the {seat_name(seat)} {style.points(loss)}" for seat, loss in zip(SEATS, review.total_loss, strict=True)
     )
     lines.append(f"  points given away: {losses}")
+    if review.total_net_loss is not None:
+        given = zip(SEATS, review.total_net_loss, strict=True)
+        lines.append(
+            "  game points given away: " + ", ".join(f"the {seat_name(seat)} {loss:+d}" for seat, loss in given)
+        )
     for card in review.costliest():
         lines.append(
             f"  costliest: trick {card.trick}, the {seat_name(card.player)}'s {card_name(card.card)}"
@@ -512,6 +522,7 @@ def solve_command(
             data = {"file": job.file, "contract": job.deal.contract, **solution.to_json()}
             if table is not None:
                 data["feasible"] = table.to_json()
+                data["feasible_lines"] = table.lines_json()
             if review is not None:
                 data.update(review.to_json())
             if settlement is not None:

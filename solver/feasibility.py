@@ -24,7 +24,7 @@ from typing import Final
 
 from kosolve._search import BIRD, VALAT, Solver
 from kosolve.analysis import DEFAULT_RULES, new_solver
-from kosolve.cards import KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand
+from kosolve.cards import KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand, card_name
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
 from kosolve.scoring import HELD, held_bonuses
 
@@ -85,6 +85,13 @@ class FeasibilityTable:
     def to_json(self) -> dict[str, dict[str, bool]]:
         """``{"forehand": {"pagat": true, ...}, "dealer": {...}}``."""
         return {seat_name(seat): {r.goal: r.feasible for r in self.rows if r.seat == seat} for seat in SEATS}
+
+    def lines_json(self) -> dict[str, dict[str, list[str]]]:
+        """The line behind each answer, in card names, where there is one."""
+        return {
+            seat_name(seat): {r.goal: [card_name(c) for c in r.line] for r in self.rows if r.seat == seat and r.line}
+            for seat in SEATS
+        }
 
 
 def starting_hands(position: Position) -> tuple[Hand, Hand]:

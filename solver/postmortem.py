@@ -119,12 +119,24 @@ class PostMortem:
         mistakes = [r for r in self.cards if r.loss > 0]
         return sorted(mistakes, key=lambda r: (-r.loss, r.index))[:count]
 
+    @property
+    def total_net_loss(self) -> tuple[int, int] | None:
+        """Each seat's net game points given away, when judged by them."""
+        if any(r.net_loss is None for r in self.cards):
+            return None
+        return (
+            sum(r.net_loss or 0 for r in self.cards if r.player == 0),
+            sum(r.net_loss or 0 for r in self.cards if r.player == 1),
+        )
+
     def to_json(self) -> dict[str, object]:
         forehand, dealer = self.total_loss
+        net = self.total_net_loss
         return {
             "postmortem": [r.to_json() for r in self.cards],
             "postmortem_summary": {
                 "loss": {"forehand": forehand, "dealer": dealer},
+                **({"net_loss": {"forehand": net[0], "dealer": net[1]}} if net is not None else {}),
                 "costliest": [r.index for r in self.costliest()],
                 "goals": [g.to_json() for g in self.goals],
                 "nodes": self.nodes,
