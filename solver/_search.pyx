@@ -10,8 +10,8 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    NO_CARD, TAROCKS, Hand, bit, card_value, highest_card, legal_replies, lowest_card, pile_thirds, popcount, reply_wins,
-    trick_thirds,
+    NO_CARD, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card, pile_thirds, popcount,
+    reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
@@ -653,3 +653,19 @@ def _py_order_replies(Hand legal, Hand in_play, int led):
     cdef int8_t moves[MAX_MOVES]
     cdef int n = order_replies(legal, in_play, led, 0, moves)
     return [moves[i] for i in range(n)]
+
+
+def _py_gather_bits(Hand x, Hand mask):
+    return gather_bits(x, mask)
+
+
+def _py_scatter_bits(Hand x, Hand mask):
+    return scatter_bits(x, mask)
+
+
+def _py_soft_gather_bits(Hand x, Hand mask):
+    return soft_gather_bits(x, mask)
+
+
+def _py_soft_scatter_bits(Hand x, Hand mask):
+    return soft_scatter_bits(x, mask)
