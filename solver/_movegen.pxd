@@ -81,20 +81,35 @@ cdef inline int lowest_value(Hand cards) noexcept nogil:
     return 4 if cards & VALUE_PLANE0 else 5
 
 
+cdef inline int highest_value(Hand cards) noexcept nogil:
+    """The value of the most valuable card of ``cards`` (0 if there is none)."""
+    if not cards:
+        return 0
+    if cards & VALUE_PLANE2:
+        return 5
+    if cards & VALUE_PLANE0 & VALUE_PLANE1:
+        return 4
+    if cards & VALUE_PLANE1:
+        return 3
+    return 2 if cards & VALUE_PLANE0 else 1
+
+
 cdef inline int lead_score(int card, Hand own, Hand opponent) noexcept nogil:
     """How promising a lead looks.  The weights were fitted by coordinate
     search to the node counts of realistic deals (docs/benchmarks.md).
 
-    A sure winner scores high, more so the more it and the cheapest card the
-    opponent can give to it are worth, a tarock (drawing the opponent's
-    trumps) more than a suit card the opponent must trump or discard on.
-    A losing lead scores low, less so the cheaper it is, a suit card before
-    a tarock, and a tarock the more tarocks the leader has over the
-    opponent; it is better when the opponent has to beat it with a valuable
-    card or, if he can duck, only with a valuable one."""
+    Sure winners: the more valuable first, and the more the opponent must
+    give up to follow (his cheapest legal reply); a sure-winning tarock
+    first when the tarocks are even, a sure winner the opponent is void in
+    later.  The rest: suit cards before tarocks, the cheaper first; a lead
+    the opponent can only beat with a valuable card first; a losing tarock
+    the earlier the more tarocks the leader has over the opponent, and the
+    higher the better (it draws the opponent's high tarocks); a forcing suit
+    lead (the opponent trumps) later, the more so the more tarocks he holds."""
     cdef int value = card_value(card)
+    cdef int tarock_lead = popcount(own & TAROCKS) - popcount(opponent & TAROCKS)
     cdef Hand same = opponent & suit_mask(card)
-    cdef Hand winners, duckers
+    cdef Hand winners
     cdef int score
     if lead_wins(card, opponent):
         score = WIN_SCORE + 128 * value - card
@@ -103,19 +118,18 @@ cdef inline int lead_score(int card, Hand own, Hand opponent) noexcept nogil:
         else:
             score += 32 * lowest_value(opponent) - 128
         if card >= 32:
-            score += 128
+            score += 128 - 16 * tarock_lead
         return score
-    score = LOSE_SCORE - 32 * value - 2 * (card & 7)
-    if card >= 32:
-        score += 112 * (popcount(own & TAROCKS) - popcount(opponent & TAROCKS)) - 288
+    score = LOSE_SCORE - 16 * value - 2 * (card & 7)
     if same:
         winners = same & ~((bit(card) << 1) - 1)
-        duckers = same & ~winners
-        score += 16 * lowest_value(duckers)
     else:
         winners = opponent & TAROCKS
-        score -= 64
-    return score + 32 * lowest_value(winners)
+        score -= 64 + 32 * popcount(winners)
+    score += 16 * lowest_value(winners) - 8 * highest_value(winners)
+    if card >= 32:
+        score += 112 * tarock_lead - 288 - 16 * popcount(winners) + 8 * (card - 32)
+    return score
 
 
 cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, int8_t* moves) noexcept nogil:
