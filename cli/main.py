@@ -509,7 +509,10 @@ def solve_command(
         net = net_score(job.deal, position, rules=scoring, solver=score_solver) if by_score else None
         review = None
         if full and postmortem and played:
-            goals = tuple((a.by, a.what) for a in job.deal.announcements)
+            # Point goals need the piles to be judged; trick goals never do.
+            goals = tuple(
+                (a.by, a.what) for a in job.deal.announcements if a.what in TRICK_GOALS or job.deal.piles is not None
+            )
             review = review_play(
                 replace(job.deal, play=played),
                 goals=goals,

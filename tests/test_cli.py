@@ -457,3 +457,18 @@ def test_announcements_bring_the_net_score_and_score_losses() -> None:
     assert "net_score" not in json.loads(run("--json", str(EXAMPLES / "whole-deal.json")).stdout)
     asked = json.loads(run("--json", "--score", str(EXAMPLES / "whole-deal.json")).stdout)
     assert asked["net_score"]["score"] == net_score(load_deal(EXAMPLES / "whole-deal.json")).score
+
+
+def test_point_announcements_without_piles_are_not_followed() -> None:
+    data = ending(
+        hands={"forehand": ["I", "XXI", "Sk"], "dealer": ["HK", "H4", "H3"]},
+        announcements=[
+            {"by": "forehand", "what": "absolut", "when": "after"},
+            {"by": "forehand", "what": "pagat", "when": "before"},
+        ],
+        play=["XXI", "H4"],
+    )
+    result = run("--json", write(data))
+    assert result.exit_code == 0, result.output
+    goals = json.loads(result.stdout)["postmortem_summary"]["goals"]
+    assert [goal["what"] for goal in goals] == ["pagat"]
