@@ -39,7 +39,7 @@ from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_nam
 from kosolve.netscore import NetScore, net_score
 from kosolve.postmortem import PostMortem
 from kosolve.postmortem import postmortem as review_play
-from kosolve.scoring import HELD, ScoringError, ScoringRules, Settlement, settle
+from kosolve.scoring import HELD, ScoringError, ScoringRules, Settlement, check_announcements, settle
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
@@ -366,12 +366,13 @@ def _report(
 def _settlement(file: str, deal: Deal, at: int | None, rules: ScoringRules) -> Settlement | None:
     """The settlement of a whole game played to the end; None otherwise.
     Announcements the rule options forbid are bad input."""
+    try:
+        check_announcements(deal, rules)
+    except ScoringError as error:
+        raise DealFileError(f"{file}: {error}") from None
     if deal.first_trick != 1 or deal.piles is None or not deal.position(at).is_over():
         return None
-    try:
-        return settle(deal, rules)
-    except ScoringError as error:
-        raise DealFileError(f"{file}: announcements: {error}") from None
+    return settle(deal, rules)
 
 
 @dataclass(frozen=True)

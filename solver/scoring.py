@@ -383,7 +383,10 @@ def outcome_of(deal: Deal) -> Outcome:
     return Outcome(position.declarer_thirds(), valat, tuple(birds))
 
 
-def _check(deal: Deal, rules: ScoringRules) -> None:
+def check_announcements(deal: Deal, rules: ScoringRules = DEFAULT_RULES) -> None:
+    """Raise :class:`ScoringError` naming the first announcement the rule
+    options do not allow (a defender's without ``defender_announcements``,
+    a Kontra without ``kontra``) or that breaks the rules whatever they are."""
     problems = announcement_problems(deal.announcements, deal.contract, deal.declarer)
     if problems:
         index, name, message = problems[0]
@@ -453,7 +456,7 @@ def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> 
         raise ScoringError(f"unknown contract {deal.contract!r}")
     if deal.piles is None:
         raise ScoringError("settling needs the piles: the held bonuses count them")
-    _check(deal, rules)
+    check_announcements(deal, rules)
     table = rules.table
     declarer = deal.declarer
     thirds = outcome.declarer_thirds
@@ -538,6 +541,7 @@ __all__ = [
     "ScoringTable",
     "Settlement",
     "announcement_problems",
+    "check_announcements",
     "held_bonuses",
     "outcome_of",
     "score",

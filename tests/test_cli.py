@@ -431,7 +431,9 @@ def test_a_defender_announcement_needs_the_rule_option() -> None:
     data = json.loads((EXAMPLES / "played-out.json").read_text(encoding="utf-8"))
     data["announcements"] = [{"by": "forehand", "what": "pagat", "when": "after"}]
     name = write(data)
-    assert_bad_input(run(name), "deal.json: announcements:")
+    assert_bad_input(run(name), "deal.json: announcements[0].by: the forehand defends")
+    # Also before the hand is over, when there is nothing to settle yet.
+    assert_bad_input(run("--at", "5", name), "deal.json: announcements[0].by: the forehand defends")
     result = run("--json", "--defender-announcements", name)
     assert result.exit_code == 0, result.output
     items = json.loads(result.stdout)["settlement"]["items"]
