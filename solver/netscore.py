@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve._score import ScoreSolver
@@ -33,7 +33,7 @@ from kosolve.cards import PAGAT, Card, card_name
 from kosolve.deal import Deal
 from kosolve.feasibility import ABSOLUT_THIRDS, PANZER_THIRDS
 from kosolve.game import Position, Seat
-from kosolve.scoring import BIRD_NAMES, DEFAULT_RULES, Outcome, ScoringRules, score
+from kosolve.scoring import BIRD_NAMES, DEFAULT_RULES, Outcome, ScoringRules, score, settle
 
 NO_CARD: Final = -1
 VALAT_DECLARER: Final = 1
@@ -163,7 +163,7 @@ def net_score(
     return NetScore(
         score=value,
         line=tuple(line),
-        points_line_score=_score_of_line(deal, position, tuple(_points_line(position)), rules)
+        points_line_score=_score_of_line(deal, position, solve(position, with_moves=False).line, rules)
         if with_points_line
         else None,
         nodes=solver.nodes - nodes_before,
@@ -171,17 +171,8 @@ def net_score(
     )
 
 
-def _points_line(position: Position) -> list[Card]:
-    return list(solve(position, with_moves=False).line)
-
-
 def _score_of_line(deal: Deal, position: Position, line: tuple[Card, ...], rules: ScoringRules) -> int:
-    """The declarer's net score of the hand finished by ``line``."""
-    finished = position.copy()
-    for card in line:
-        finished.push(card)
-    history = _history(deal, finished)
-    leaf = _leaf_table(deal, history, rules)
-    thirds = finished.declarer_thirds()
-    steps = sum(thirds >= t for t in (rules.game.win_thirds, ABSOLUT_THIRDS, PANZER_THIRDS))
-    return leaf[(steps * 256 + history.birds) * 4 + history.valat]
+    """The declarer's net score of the hand finished by ``line``: settled
+    like any hand played to the end."""
+    play = (*position.move_stack, *line)
+    return settle(replace(deal, play=play), rules).totals[deal.declarer]

@@ -100,6 +100,8 @@ class GoalTrack:
 
 @dataclass(frozen=True)
 class PostMortem:
+    """Every card of a play judged, the goals followed, and what it cost."""
+
     cards: tuple[CardReview, ...]
     goals: tuple[GoalTrack, ...]
     nodes: int
