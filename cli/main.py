@@ -493,10 +493,17 @@ def solve_command(
     jobs = _load_jobs(files, at, scoring)
     try:
         solver = new_solver(tt_mb)
-        score_solver = ScoreSolver()
     except (MemoryError, ValueError, OverflowError) as error:
         raise click.ClickException(f"cannot set up a table of {tt_mb} MB: {error or 'out of memory'}") from None
     full = as_json or not quiet
+    # The score search has a table of its own, made when a file first needs it.
+    score_solvers: list[ScoreSolver] = []
+
+    def score_solver() -> ScoreSolver:
+        if not score_solvers:
+            score_solvers.append(ScoreSolver())
+        return score_solvers[0]
+
     stdout = click.get_text_stream("stdout")
     style = _style_for(stdout)
 
@@ -507,7 +514,7 @@ def solve_command(
         played = job.deal.play[: job.at]
         by_score = full and job.deal.first_trick == 1 and job.deal.piles is not None
         by_score = by_score and (score if score is not None else bool(job.deal.announcements))
-        net = net_score(job.deal, position, rules=scoring, solver=score_solver) if by_score else None
+        net = net_score(job.deal, position, rules=scoring, solver=score_solver()) if by_score else None
         review = None
         if full and postmortem and played:
             # Point goals need the piles to be judged; trick goals never do.
