@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, overload
 
 from kosolve.cards import (
     CARD_VALUES,
@@ -134,7 +134,13 @@ class LegalMoves(Sequence[Card]):
     def __len__(self) -> int:
         return self.mask().bit_count()
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    @overload
+    def __getitem__(self, index: int) -> Card: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Card]: ...
+
+    def __getitem__(self, index: int | slice) -> Card | Sequence[Card]:
         return list(self)[index]
 
     def __contains__(self, card: object) -> bool:
@@ -236,7 +242,8 @@ class Position:
         return pile + self.trick_thirds[self.declarer]
 
     def copy(self) -> Position:
-        other = Position(tuple(self.hands), declarer=self.declarer, leader=self.leader, piles=self.piles)  # type: ignore[arg-type]
+        hands = (self.hands[0], self.hands[1])
+        other = Position(hands, declarer=self.declarer, leader=self.leader, piles=self.piles)
         other.trick = list(self.trick)
         other.trick_thirds = list(self.trick_thirds)
         other.tricks_won = list(self.tricks_won)
