@@ -21,7 +21,6 @@ from kosolve._search import DEFAULT_TT_MB, Solver
 from kosolve.cards import Card, card_name, points_of
 from kosolve.game import Position, Rules, Seat, seat_name
 
-NO_CARD = -1
 DEFAULT_RULES = Rules()
 
 
@@ -109,9 +108,10 @@ def new_solver(tt_mb: float = DEFAULT_TT_MB) -> Solver:
     return Solver(tt_mb=tt_mb)
 
 
-def _search_args(position: Position) -> tuple[int, int, int, int, int]:
-    led = position.trick[0] if position.trick else NO_CARD
-    return position.hands[0], position.hands[1], position.leader, position.declarer, led
+def search_args(position: Position) -> tuple[int, int, int, int, int]:
+    """The arguments the :class:`Solver` takes for ``position``: both hands,
+    the leader, the declarer and the card on the table."""
+    return position.hands[0], position.hands[1], position.leader, position.declarer, position.led
 
 
 def solve(
@@ -126,7 +126,7 @@ def solve(
     of the side to move and an optimal line.  Pass a ``solver`` to reuse its
     transposition table; the answer does not depend on what it holds."""
     solver = solver or new_solver()
-    args = _search_args(position)
+    args = search_args(position)
     before = solver.stats
     start = time.perf_counter()
     base = position.declarer_thirds()

@@ -28,8 +28,6 @@ from kosolve.cards import KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand,
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
 from kosolve.scoring import HELD, held_bonuses
 
-NO_CARD: Final = -1
-
 BIRDS: Final = {"pagat": (PAGAT, 16), "uhu": (UHU, 15), "pelikan": (PELIKAN, 14), "quapil": (QUAPIL, 13)}
 """Each bird and the trick it must win itself."""
 ABSOLUT_THIRDS: Final = 119
@@ -127,7 +125,7 @@ def solve_goal(
     one there cannot make it.
     """
     solver = solver or new_solver()
-    led = position.trick[0] if position.trick else NO_CARD
+    led = position.led
     args = (position.hands[0], position.hands[1], position.leader)
     trick_goal = goal.removesuffix("_win")
     if trick_goal in TRICK_GOALS:

@@ -42,6 +42,8 @@ GAME_VALUES: Final = {"dreiblatt": 3, "zweiblatt": 6, "einblatt": 9, "solo": 12}
 TALON_CARDS_TAKEN: Final = {"dreiblatt": 3, "zweiblatt": 2, "einblatt": 1, "solo": 0}
 
 TRICKS_PER_GAME: Final = 16
+NO_CARD: Final = -1
+"""The led card of a position at a trick boundary, as the search takes it."""
 
 
 class IllegalMoveError(ValueError):
@@ -181,6 +183,11 @@ class Position:
     def turn(self) -> Seat:
         """The seat to play the next card."""
         return self.leader if not self.trick else 1 - self.leader
+
+    @property
+    def led(self) -> Card:
+        """The card on the table, or :data:`NO_CARD` at a trick boundary."""
+        return self.trick[0] if self.trick else NO_CARD
 
     @property
     def legal_moves(self) -> LegalMoves:

@@ -32,10 +32,9 @@ from kosolve.analysis import solve
 from kosolve.cards import PAGAT, Card, card_name
 from kosolve.deal import Deal
 from kosolve.feasibility import ABSOLUT_THIRDS, PANZER_THIRDS
-from kosolve.game import Position, Seat
+from kosolve.game import NO_CARD, Position, Seat
 from kosolve.scoring import BIRD_NAMES, DEFAULT_RULES, Outcome, ScoringRules, score, settle
 
-NO_CARD: Final = -1
 VALAT_DECLARER: Final = 1
 VALAT_DEFENDER: Final = 2
 
@@ -85,7 +84,7 @@ def _history(deal: Deal, position: Position) -> _History:
     valat = VALAT_DECLARER | VALAT_DEFENDER
     for card in position.move_stack:
         cards = replay.hands[1 - replay.leader].bit_count() if replay.trick else 0
-        led = replay.trick[0] if replay.trick else NO_CARD
+        led = replay.led
         leader = replay.leader
         replay.push(card)
         if led == NO_CARD:
@@ -147,14 +146,13 @@ def net_score(
     history = _history(deal, position)
     base = position.declarer_thirds()
     steps = [rules.game.win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
-    led = position.trick[0] if position.trick else NO_CARD
     leaf = _leaf_table(deal, history, rules)
     value, line = solver.solve(
         position.hands[0],
         position.hands[1],
         position.leader,
         deal.declarer,
-        led,
+        position.led,
         steps,
         history.birds,
         history.valat,

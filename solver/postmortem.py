@@ -26,15 +26,13 @@ from dataclasses import dataclass
 
 from kosolve._score import ScoreSolver
 from kosolve._search import Solver
-from kosolve.analysis import DEFAULT_RULES, new_solver
+from kosolve.analysis import DEFAULT_RULES, new_solver, search_args
 from kosolve.cards import Card, card_name
 from kosolve.deal import Deal
 from kosolve.feasibility import solve_goal
-from kosolve.game import Position, Rules, Seat, seat_name
+from kosolve.game import Rules, Seat, seat_name
 from kosolve.netscore import net_score
 from kosolve.scoring import ScoringRules
-
-NO_CARD = -1
 
 
 @dataclass(frozen=True)
@@ -147,11 +145,6 @@ class PostMortem:
         }
 
 
-def _search_args(position: Position) -> tuple[int, int, int, int, int]:
-    led = position.trick[0] if position.trick else NO_CARD
-    return position.hands[0], position.hands[1], position.leader, position.declarer, led
-
-
 def postmortem(
     deal: Deal,
     *,
@@ -172,7 +165,7 @@ def postmortem(
     values = []
     value = -1
     for card in (*deal.play, None):
-        value = solver.value(*_search_args(position), guess=value) if not position.is_over() else 0
+        value = solver.value(*search_args(position), guess=value) if not position.is_over() else 0
         values.append(position.declarer_thirds() + value)
         if card is not None:
             position.push(card)
@@ -193,7 +186,7 @@ def postmortem(
         best: tuple[Card, ...] = ()
         if loss:
             future = before - position.declarer_thirds()
-            best = tuple(solver.keeping_cards(*_search_args(position), value=future))
+            best = tuple(solver.keeping_cards(*search_args(position), value=future))
         trick = deal.first_trick + len(position.move_stack) // 2
         net_before, net_after = nets[index], nets[index + 1]
         net_loss = sign * (net_before - net_after) if net_before is not None and net_after is not None else None
