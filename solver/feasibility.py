@@ -24,16 +24,23 @@ from typing import Final
 
 from kosolve._search import BIRD, VALAT, Solver
 from kosolve.analysis import DEFAULT_RULES, new_solver
-from kosolve.cards import KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand, card_name
+from kosolve.cards import KINGS, TRULL, Card, Hand, card_name
 from kosolve.game import SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
-from kosolve.scoring import HELD, held_bonuses
+from kosolve.scoring import (
+    ABSOLUT_POINTS,
+    BIRD_CARDS,
+    BIRD_NAMES,
+    BIRD_TRICKS,
+    HELD,
+    PANZER_POINTS,
+    held_bonuses,
+    thirds_for_points,
+)
 
-BIRDS: Final = {"pagat": (PAGAT, 16), "uhu": (UHU, 15), "pelikan": (PELIKAN, 14), "quapil": (QUAPIL, 13)}
+BIRDS: Final = {name: (BIRD_CARDS[name], BIRD_TRICKS[name]) for name in BIRD_NAMES}
 """Each bird and the trick it must win itself."""
-ABSOLUT_THIRDS: Final = 119
-"""40 points."""
-PANZER_THIRDS: Final = 149
-"""50 points."""
+ABSOLUT_THIRDS: Final = thirds_for_points(ABSOLUT_POINTS)
+PANZER_THIRDS: Final = thirds_for_points(PANZER_POINTS)
 
 TRICK_GOALS: Final = (*BIRDS, "valat")
 """Goals on the tricks, searched for both players."""
