@@ -108,7 +108,7 @@ cdef inline int trick_goal(SearchState* s, int led, int reply, int winner, int c
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
-    cdef int bound, tt_move_card = NO_CARD, n, i, card, value, step
+    cdef int bound, tt_move_card = NO_CARD, n, i, card, value, step = NO_GAIN
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
     cdef int best = -INFINITE if maximizing else INFINITE
@@ -163,7 +163,8 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
             best_move = card
             if step == CUTOFF:
                 break
-    tt_store(table, &key, best, beta, best_move)
+    # Only a cutoff says which lead to try first next time.
+    tt_store(table, &key, best, beta, best_move if step == CUTOFF else NO_CARD)
     return best
 
 

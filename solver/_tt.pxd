@@ -30,7 +30,8 @@
 #        0     8  key     holder (bits 0..31) | pattern bits 0..31 (bits 32..63)
 #        8     2  lower   lower bound on the declarer's future thirds
 #       10     2  upper   upper bound on the declarer's future thirds
-#       12     1  move    best (or refuting) lead, as its index among the cards in play; -1 if none
+#       12     1  move    the lead that last cut the search off here, as its index among the
+#                         cards in play; -1 if none
 #       13     1  tag     pattern bits 32..35 | leader << 4 | declarer << 5 | detail << 6
 #       14     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
 #       15     1  age     the solve that last wrote the entry
@@ -54,7 +55,7 @@ cdef struct TTEntry:
     uint64_t key        # holder | low 32 bits of the pattern << 32
     int16_t lower       # the declarer's future thirds are at least this
     int16_t upper       # ... and at most this
-    int8_t move         # best or refuting lead, index among the cards in play; NO_MOVE if none
+    int8_t move         # the lead of the last cutoff, index among the cards in play; NO_MOVE if none
     uint8_t tag         # high 4 bits of the pattern | leader << 4 | declarer << 5 | detail << 6
     uint8_t depth       # cards in play when stored; 0 in an empty slot
     uint8_t age         # TranspositionTable.age when stored
@@ -221,7 +222,9 @@ cdef inline TTEntry* tt_probe(TranspositionTable* tt, TTKey* key) noexcept nogil
 
 cdef inline void tt_store(TranspositionTable* tt, TTKey* key, int value, int beta, int move) noexcept nogil:
     """Record a fail-soft search result: ``value >= beta`` is a lower bound,
-    ``value < beta`` an upper bound.  Bounds already known are kept.  A new
+    ``value < beta`` an upper bound.  Bounds already known are kept.  ``move``
+    is the lead that cut the search off (for either side), or NO_CARD when
+    every lead was searched: such a node keeps the move it had.  A new
     position replaces an entry of an earlier solve first, then the one with
     the fewest cards in play."""
     cdef TTEntry* bucket = tt_bucket(tt, key)
@@ -249,7 +252,8 @@ cdef inline void tt_store(TranspositionTable* tt, TTKey* key, int value, int bet
     if value >= beta:
         if value > e.lower:
             e.lower = <int16_t>value
-        e.move = <int8_t>popcount(key.in_play & (bit(move) - 1))
     elif value < e.upper:
         e.upper = <int16_t>value
+    if move >= 0:
+        e.move = <int8_t>popcount(key.in_play & (bit(move) - 1))
     tt.stores += 1
