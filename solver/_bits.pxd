@@ -8,11 +8,18 @@ ctypedef uint64_t Hand
 
 cdef enum:
     NO_CARD = -1
-    TAROCK_SUIT = 4
+    PAGAT = 32      # the tarock I, the lowest tarock
+    XXI = 52        # the Mond
+    SKUS = 53       # the Sküs, the highest card
 
 cdef extern from *:
     """
     #define KOSOLVE_TAROCKS 0x003FFFFF00000000ULL
+    /* The 1-point cards: the four low pips of each suit, the tarocks II..XX;
+       the counting cards: J C Q K of each suit, the tarocks I, XXI, Sk. */
+    #define KOSOLVE_SUIT_PIPS 0x0F0F0F0FULL
+    #define KOSOLVE_MIDDLE_TAROCKS 0x000FFFFE00000000ULL
+    #define KOSOLVE_COUNTING_CARDS 0x00300001F0F0F0F0ULL
     /* The card value less one, in three bit planes: plane 0 holds the jacks
        and queens, plane 1 the cavaliers and queens, plane 2 the kings and
        the trull (I, XXI, Sk). */
@@ -56,6 +63,9 @@ cdef extern from *:
     #endif
     """
     const Hand TAROCKS "KOSOLVE_TAROCKS"
+    const Hand SUIT_PIPS "KOSOLVE_SUIT_PIPS"
+    const Hand MIDDLE_TAROCKS "KOSOLVE_MIDDLE_TAROCKS"
+    const Hand COUNTING_CARDS "KOSOLVE_COUNTING_CARDS"
     const Hand VALUE_PLANE0 "KOSOLVE_VALUE_PLANE0"
     const Hand VALUE_PLANE1 "KOSOLVE_VALUE_PLANE1"
     const Hand VALUE_PLANE2 "KOSOLVE_VALUE_PLANE2"
@@ -73,8 +83,9 @@ cdef inline Hand bit(int card) noexcept nogil:
     return (<Hand>1) << card
 
 
-cdef inline int suit_of(int card) noexcept nogil:
-    return TAROCK_SUIT if card >= 32 else card >> 3
+cdef inline Hand lowest_bit(Hand cards) noexcept nogil:
+    """The lowest card of ``cards`` as a mask (0 if there is none)."""
+    return cards & (~cards + 1)
 
 
 cdef inline Hand suit_mask(int card) noexcept nogil:

@@ -10,8 +10,8 @@
 from libc.stdint cimport int8_t
 
 from kosolve._bits cimport (
-    TAROCKS, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, Hand, bit, card_value, highest_card, lowest_card, popcount,
-    reply_wins, suit_mask, suit_of,
+    MIDDLE_TAROCKS, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, Hand, bit, card_value, gather_bits,
+    XXI, highest_card, lowest_bit, lowest_card, popcount, reply_wins, scatter_bits, suit_mask,
 )
 
 cdef enum:
@@ -21,23 +21,39 @@ cdef enum:
     LOSE_SCORE = 1 << 10
 
 
+cdef inline Hand grouped_cards(Hand candidates, Hand in_play, Hand alone) noexcept nogil:
+    """The candidates equivalent to the next lower candidate, all at once.
+    Squeezed to the cards in play, neighbours in play are neighbouring bits:
+    a card joins its lower neighbour when both are candidates of one suit
+    and value: two 1-point cards of one block (the pips of a suit, the
+    tarocks II..XX; the lowest of a block has no such neighbour), or two of
+    the 5-point tarocks I, XXI and Sk with no tarock II..XX in play between."""
+    cdef Hand ones = in_play & (SUIT_PIPS | MIDDLE_TAROCKS)
+    cdef Hand joins = ones & ~(lowest_bit(ones & 0x0F) | lowest_bit(ones & 0x0F00) | lowest_bit(ones & 0x0F0000)
+                               | lowest_bit(ones & 0x0F000000) | lowest_bit(ones & MIDDLE_TAROCKS))
+    cdef Hand held = gather_bits(candidates, in_play)
+    cdef Hand joined, lone
+    if in_play & bit(PAGAT) and not in_play & MIDDLE_TAROCKS:
+        joins |= in_play & (bit(XXI) | bit(SKUS))  # I, XXI and Sk in play side by side
+    elif in_play & bit(XXI):
+        joins |= in_play & bit(SKUS)
+    joined = held & (held << 1) & gather_bits(joins, in_play)
+    if alone:
+        lone = gather_bits(alone, in_play)
+        joined &= ~(lone | (lone << 1))
+    return scatter_bits(joined, in_play)
+
+
 cdef inline int representatives(Hand candidates, Hand in_play, Hand alone, int8_t* moves) noexcept nogil:
     """Write the lowest card of each group of equivalent candidates to
     ``moves``, lowest first; return how many.  Cards in ``alone`` (a bird
     that a goal names) form groups of their own."""
+    cdef Hand kept = candidates & ~grouped_cards(candidates, in_play, alone)
     cdef int n = 0
-    cdef int previous = -1
-    cdef int card
-    while candidates:
-        card = lowest_card(candidates)
-        candidates &= candidates - 1
-        if not (previous >= 0 and not ((alone >> card) & 1) and not ((alone >> previous) & 1)
-                and suit_of(previous) == suit_of(card)
-                and card_value(previous) == card_value(card)
-                and (in_play & (bit(card) - bit(previous + 1))) == 0):
-            moves[n] = <int8_t>card
-            n += 1
-        previous = card
+    while kept:
+        moves[n] = <int8_t>lowest_card(kept)
+        kept &= kept - 1
+        n += 1
     return n
 
 

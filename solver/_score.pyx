@@ -22,7 +22,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from kosolve._bits cimport NO_CARD, Hand, bit, legal_replies, popcount, reply_wins, trick_thirds
+from kosolve._bits cimport NO_CARD, PAGAT, Hand, bit, legal_replies, popcount, reply_wins, trick_thirds
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies
 
@@ -33,7 +33,6 @@ cdef extern from *:
     const Hand BIRD_CARDS "KOSOLVE_BIRD_CARDS"
 
 cdef enum:
-    PAGAT = 32
     INFINITE = 1 << 14
     LEAVES = 4 * 256 * 4
     UNBOUNDED = 32767

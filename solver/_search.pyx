@@ -10,14 +10,14 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    NO_CARD, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card, pile_thirds, popcount,
-    reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds,
+    MIDDLE_TAROCKS, NO_CARD, PAGAT, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card,
+    pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
-    BUCKET_ENTRIES, MIDDLE_TAROCKS, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move,
-    tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
+    BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move, tt_new_age,
+    tt_prefetch, tt_probe, tt_release, tt_store,
 )
 
 DEFAULT_TT_MB = 8.0
@@ -35,7 +35,6 @@ cdef enum:
     GOAL_OPEN = 0
     GOAL_MET = 1
     GOAL_BROKEN = 2
-    PAGAT = 32
 
 
 cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:

@@ -42,7 +42,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
-from kosolve._bits cimport Hand, bit, gather_bits, lowest_card, popcount, scatter_bits
+from kosolve._bits cimport COUNTING_CARDS, MIDDLE_TAROCKS, SUIT_PIPS, Hand, bit, gather_bits, lowest_card, popcount, scatter_bits
 
 
 cdef enum:
@@ -81,11 +81,6 @@ cdef struct TTKey:
 cdef extern from *:
     """
     #include <stdlib.h>
-    /* The 1-point cards: the four low pips of each suit, the tarocks II..XX;
-       the counting cards: J C Q K of each suit, the tarocks I, XXI, Sk. */
-    #define KOSOLVE_SUIT_PIPS 0x0F0F0F0FULL
-    #define KOSOLVE_MIDDLE_TAROCKS 0x000FFFFE00000000ULL
-    #define KOSOLVE_COUNTING_CARDS 0x00300001F0F0F0F0ULL
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
@@ -119,9 +114,6 @@ cdef extern from *:
     #endif
     }
     """
-    const Hand SUIT_PIPS "KOSOLVE_SUIT_PIPS"
-    const Hand MIDDLE_TAROCKS "KOSOLVE_MIDDLE_TAROCKS"
-    const Hand COUNTING_CARDS "KOSOLVE_COUNTING_CARDS"
     void* aligned_calloc "kosolve_aligned_calloc"(size_t n_bytes) noexcept nogil
     void aligned_free "kosolve_aligned_free"(void* p) noexcept nogil
     void prefetch "KOSOLVE_PREFETCH"(const void* p) noexcept nogil
