@@ -26,6 +26,10 @@ cdef extern from *:
     #define KOSOLVE_VALUE_PLANE0 0x50505050ULL
     #define KOSOLVE_VALUE_PLANE1 0x60606060ULL
     #define KOSOLVE_VALUE_PLANE2 0x0030000180808080ULL
+    /* The cards of each value, 1 to 5 (index 0 unused). */
+    static const unsigned long long kosolve_value_classes[6] = {
+        0ULL, 0x000FFFFE0F0F0F0FULL, 0x10101010ULL, 0x20202020ULL, 0x40404040ULL, 0x0030000180808080ULL
+    };
     /* Counting value of every card, by bit; bits 54..63 are no card. */
     static const unsigned char kosolve_card_values[64] = {
         1, 1, 1, 1, 2, 3, 4, 5, 1, 1, 1, 1, 2, 3, 4, 5, 1, 1, 1, 1, 2, 3, 4, 5, 1, 1, 1, 1, 2, 3, 4, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
@@ -70,6 +74,7 @@ cdef extern from *:
     const Hand VALUE_PLANE1 "KOSOLVE_VALUE_PLANE1"
     const Hand VALUE_PLANE2 "KOSOLVE_VALUE_PLANE2"
     const unsigned char* CARD_VALUES "kosolve_card_values"
+    const Hand* VALUE_CLASSES "kosolve_value_classes"
     int popcount "KOSOLVE_POPCOUNT"(Hand x) noexcept nogil
     int lowest_card "KOSOLVE_LOWEST"(Hand x) noexcept nogil
     int highest_card "KOSOLVE_HIGHEST"(Hand x) noexcept nogil
@@ -113,6 +118,14 @@ cdef inline bint reply_wins(int led, int reply) noexcept nogil:
     if reply >= 32:
         return led < 32 or reply > led
     return (reply >> 3) == (led >> 3) and led < 32 and reply > led
+
+
+cdef inline Hand winning_replies(Hand cards, int led) noexcept nogil:
+    """The cards of ``cards`` that beat ``led`` (the mask form of reply_wins)."""
+    cdef Hand above = ~((bit(led) << 1) - 1)
+    if led >= 32:
+        return cards & TAROCKS & above
+    return cards & ((suit_mask(led) & above) | TAROCKS)
 
 
 cdef inline Hand legal_replies(Hand hand, int led) noexcept nogil:

@@ -10,8 +10,9 @@
 from libc.stdint cimport int8_t
 
 from kosolve._bits cimport (
-    MIDDLE_TAROCKS, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, Hand, bit, card_value, gather_bits,
-    XXI, highest_card, lowest_bit, lowest_card, popcount, reply_wins, scatter_bits, suit_mask,
+    MIDDLE_TAROCKS, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_CLASSES, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, XXI, Hand,
+    bit, card_value, gather_bits, highest_card, lowest_bit, lowest_card, popcount, scatter_bits, suit_mask,
+    winning_replies,
 )
 
 cdef enum:
@@ -160,17 +161,29 @@ cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, in
     return n
 
 
+cdef inline int add_by_value(Hand cards, int value, int8_t* moves, int n) noexcept nogil:
+    """Append the cards of ``cards`` worth ``value``, lowest first."""
+    cdef Hand group = cards & VALUE_CLASSES[value]
+    while group:
+        moves[n] = <int8_t>lowest_card(group)
+        group &= group - 1
+        n += 1
+    return n
+
+
 cdef inline int order_replies(Hand legal, Hand in_play, int led, Hand alone, int8_t* moves) noexcept nogil:
     """The replies worth searching, best first: winning cards, the more
-    valuable first and then the cheapest; then losing cards from the cheapest."""
-    cdef int scores[MAX_MOVES]
-    cdef int n = representatives(legal, in_play, alone, moves)
-    cdef int i, card
-    for i in range(n):
-        card = moves[i]
-        if reply_wins(led, card):
-            scores[i] = WIN_SCORE + 64 * card_value(card) - card
-        else:
-            scores[i] = LOSE_SCORE - 64 * card_value(card) - card
-    sort_by_score(moves, scores, n)
+    valuable first and then the cheapest; then losing cards from the
+    cheapest; the lower card first among cards of one value.  Built value by
+    value from masks, with no scores to sort."""
+    cdef Hand kept = legal & ~grouped_cards(legal, in_play, alone)
+    cdef Hand winners = winning_replies(kept, led)
+    cdef int n = 0
+    cdef int value
+    if winners:
+        for value in range(5, 0, -1):
+            n = add_by_value(winners, value, moves, n)
+    kept &= ~winners
+    for value in range(1, 6):
+        n = add_by_value(kept, value, moves, n)
     return n

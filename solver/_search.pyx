@@ -11,7 +11,7 @@ from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
     MIDDLE_TAROCKS, NO_CARD, PAGAT, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card,
-    pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds,
+    pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds, winning_replies,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
@@ -635,6 +635,10 @@ def _py_reply_wins(int led, int reply):
 
 def _py_legal_replies(Hand hand, int led):
     return legal_replies(hand, led)
+
+
+def _py_winning_replies(Hand hand, int led):
+    return winning_replies(hand, led)
 
 
 def _py_representatives(Hand candidates, Hand in_play, Hand alone=0):

@@ -8,6 +8,7 @@ the forgiving parser, so that these tests check the rules and nothing else.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Iterable
@@ -18,9 +19,12 @@ from kosolve import cards, game, reference
 from kosolve._search import (
     _py_card_value,
     _py_legal_replies,
+    _py_order_leads,
+    _py_order_replies,
     _py_pile_thirds,
     _py_reply_wins,
     _py_representatives,
+    _py_winning_replies,
 )
 
 NAMES = cards.CARD_NAMES
@@ -332,6 +336,49 @@ def test_representatives_agree_with_the_definition() -> None:
         got = representatives(sorted(candidates), sorted(in_play))
         assert got == sorted(got, key=CARD.__getitem__), "lowest first"
         assert set(got) == expected_representatives(candidates, in_play), (sorted(candidates), sorted(in_play))
+
+
+def test_winning_replies_are_the_cards_that_beat_the_lead() -> None:
+    rng = random.Random(9)
+    for led in NAMES:
+        for _ in range(40):
+            hand = set(rng.sample([name for name in NAMES if name != led], rng.randint(1, 16)))
+            expected = {reply for reply in hand if reference.trick_winner(led, reply) == 1}
+            assert names(_py_winning_replies(mask(hand), CARD[led])) == expected, (led, sorted(hand))
+
+
+def reply_rank(led: str, reply: str) -> tuple[int, int, int]:
+    """Winning cards, the more valuable first; then losing cards, the
+    cheaper first; the lower card first among cards of one value."""
+    value = reference.card_value(reply)
+    if reference.trick_winner(led, reply) == 1:
+        return (0, -value, CARD[reply])
+    return (1, value, CARD[reply])
+
+
+def test_reply_order() -> None:
+    rng = random.Random(10)
+    for _ in range(2000):
+        in_play = rng.sample(NAMES, rng.randint(2, 33))
+        led, hand = in_play[0], set(in_play[1 : 1 + rng.randint(1, min(16, len(in_play) - 1))])
+        legal = mask(reference.legal_cards(sorted(hand), led))
+        got = [NAMES[card] for card in _py_order_replies(legal, mask(in_play), CARD[led])]
+        kept = [NAMES[card] for card in _py_representatives(legal, mask(in_play))]
+        expected = sorted(kept, key=functools.partial(reply_rank, led))
+        assert got == expected, (led, sorted(hand))
+
+
+def test_lead_order_tries_the_table_move_first() -> None:
+    rng = random.Random(11)
+    for _ in range(500):
+        cards_in_play = rng.sample(NAMES, 2 * rng.randint(1, 16))
+        half = len(cards_in_play) // 2
+        own, opponent = mask(cards_in_play[:half]), mask(cards_in_play[half:])
+        groups = _py_representatives(own, own | opponent)
+        first = rng.choice(groups)
+        got = _py_order_leads(own, opponent, first)
+        assert got[0] == first
+        assert sorted(got) == groups
 
 
 # -- Position ---------------------------------------------------------------
