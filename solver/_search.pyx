@@ -107,7 +107,7 @@ cdef inline int trick_goal(SearchState* s, int led, int reply, int winner, int c
 cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
-    cdef int bound, tt_move_card = NO_CARD, n, i, card, value, step = NO_GAIN
+    cdef int bound, tt_move_card = NO_CARD, n, i, step = NO_GAIN
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
     cdef int best = -INFINITE if maximizing else INFINITE
@@ -148,23 +148,35 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
         if entry.upper < beta:
             return entry.upper
         tt_move_card = tt_move(&key, entry)
-    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move_card, goal_alone(s), moves)
-    for i in range(n):
-        card = moves[i]
-        s.hand[leader] ^= bit(card)
-        s.led = card
-        s.nodes += 1
-        value = search_reply(s, beta)
-        s.hand[leader] ^= bit(card)
-        s.led = NO_CARD
-        step = fold_value(maximizing, value, &best, beta)
-        if step != NO_GAIN:
-            best_move = card
-            if step == CUTOFF:
-                break
+    # The table's lead is tried before the others are scored: it often
+    # decides the node alone.
+    if tt_move_card != NO_CARD:
+        step = try_lead(s, tt_move_card, beta, maximizing, &best, &best_move)
+    if step != CUTOFF:
+        n = order_leads(s.hand[leader], s.hand[1 - leader], NO_CARD, goal_alone(s), moves)
+        for i in range(n):
+            if moves[i] != tt_move_card:
+                step = try_lead(s, moves[i], beta, maximizing, &best, &best_move)
+                if step == CUTOFF:
+                    break
     # Only a cutoff says which lead to try first next time.
     tt_store(table, &key, best, beta, best_move if step == CUTOFF else NO_CARD)
     return best
+
+
+cdef inline int try_lead(SearchState* s, int card, int beta, bint maximizing, int* best, int* best_move) noexcept nogil:
+    """Search the lead of ``card`` and fold its value into ``best``."""
+    cdef int value, step
+    s.hand[s.leader] ^= bit(card)
+    s.led = card
+    s.nodes += 1
+    value = search_reply(s, beta)
+    s.hand[s.leader] ^= bit(card)
+    s.led = NO_CARD
+    step = fold_value(maximizing, value, best, beta)
+    if step != NO_GAIN:
+        best_move[0] = card
+    return step
 
 
 cdef int search_reply(SearchState* s, int beta) noexcept nogil:
