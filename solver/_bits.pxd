@@ -15,6 +15,7 @@ cdef enum:
 cdef extern from *:
     """
     #define KOSOLVE_TAROCKS 0x003FFFFF00000000ULL
+    #define KOSOLVE_SUITS 0x00000000FFFFFFFFULL
     /* The 1-point cards: the four low pips of each suit, the tarocks II..XX;
        the counting cards: J C Q K of each suit, the tarocks I, XXI, Sk. */
     #define KOSOLVE_SUIT_PIPS 0x0F0F0F0FULL
@@ -67,6 +68,7 @@ cdef extern from *:
     #endif
     """
     const Hand TAROCKS "KOSOLVE_TAROCKS"
+    const Hand SUITS "KOSOLVE_SUITS"
     const Hand SUIT_PIPS "KOSOLVE_SUIT_PIPS"
     const Hand MIDDLE_TAROCKS "KOSOLVE_MIDDLE_TAROCKS"
     const Hand COUNTING_CARDS "KOSOLVE_COUNTING_CARDS"

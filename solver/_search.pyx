@@ -10,7 +10,7 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    MIDDLE_TAROCKS, NO_CARD, PAGAT, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card,
+    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card,
     pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds, winning_replies,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
@@ -62,13 +62,15 @@ cdef inline int cashing_thirds(Hand own, Hand other) noexcept nogil:
     throughout.  Otherwise only the unbeatable tarocks are sure."""
     cdef Hand other_trumps = other & TAROCKS
     cdef Hand winners = above(own & TAROCKS, other_trumps)
-    cdef int suit
-    cdef Hand suit_cards
+    cdef Hand beaten
     if popcount(winners) >= popcount(other_trumps):
-        winners = own & TAROCKS
-        for suit in range(4):
-            suit_cards = (<Hand>0xFF) << (8 * suit)
-            winners |= above(own & suit_cards, other & suit_cards)
+        # Each suit byte filled downwards from the opponent's highest card:
+        # the cards that card beats, or it itself.
+        beaten = other & SUITS
+        beaten |= (beaten >> 1) & <Hand>0x7F7F7F7F
+        beaten |= (beaten >> 2) & <Hand>0x3F3F3F3F
+        beaten |= (beaten >> 4) & <Hand>0x0F0F0F0F
+        winners = own & (TAROCKS | (SUITS & ~beaten))
     return pile_thirds(winners) + popcount(winners)
 
 
