@@ -16,8 +16,8 @@ from kosolve._bits cimport (
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
 from kosolve._tt cimport (
-    BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, tt_allocate, tt_clear, tt_key, tt_move, tt_new_age,
-    tt_prefetch, tt_probe, tt_release, tt_store,
+    BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, pattern_of, tt_allocate, tt_clear, tt_key, tt_key_without,
+    tt_move, tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
 )
 
 DEFAULT_TT_MB = 8.0
@@ -106,7 +106,10 @@ cdef inline int trick_goal(SearchState* s, int led, int reply, int winner, int c
     return GOAL_OPEN
 
 
-cdef int search_lead(SearchState* s, int beta) noexcept nogil:
+cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
+    """The search at a trick boundary.  ``key`` is the position's table key
+    when the caller has worked it out (and started loading its bucket), else
+    NULL."""
     cdef Hand forehand = s.hand[0]
     cdef Hand in_play = forehand | s.hand[1]
     cdef int bound, tt_move_card = NO_CARD, n, i, step = NO_GAIN
@@ -115,7 +118,7 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int best_move = NO_CARD
     cdef int8_t moves[MAX_MOVES]
-    cdef TTKey key
+    cdef TTKey own_key
     cdef TTEntry* entry
     cdef TranspositionTable* table = s.tt
     if not in_play:
@@ -127,8 +130,10 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
     elif popcount(forehand) == 1:
         return last_trick(s)
     # The bucket loads while the bounds are worked out.
-    tt_key(&key, forehand, s.hand[1], leader, s.declarer, goal_detail(s, in_play))
-    tt_prefetch(table, &key)
+    if key == NULL:
+        key = &own_key
+        tt_key(key, forehand, s.hand[1], leader, s.declarer, goal_detail(s, in_play))
+        tt_prefetch(table, key)
     # A goal only lowers the value, so upper bounds hold for goal searches too.
     if maximizing:
         bound = pile_thirds(in_play) - sure_thirds(s.hand[1 - leader], s.hand[leader])
@@ -143,13 +148,13 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
             bound = sure_thirds(s.hand[1 - leader], s.hand[leader])
         if beta <= bound:
             return bound
-    entry = tt_probe(table, &key)
+    entry = tt_probe(table, key)
     if entry != NULL:
         if entry.lower >= beta:
             return entry.lower
         if entry.upper < beta:
             return entry.upper
-        tt_move_card = tt_move(&key, entry)
+        tt_move_card = tt_move(key, entry)
     # The table's lead is tried before the others are scored: it often
     # decides the node alone.
     if tt_move_card != NO_CARD:
@@ -162,7 +167,7 @@ cdef int search_lead(SearchState* s, int beta) noexcept nogil:
                 if step == CUTOFF:
                     break
     # Only a cutoff says which lead to try first next time.
-    tt_store(table, &key, best, beta, best_move if step == CUTOFF else NO_CARD)
+    tt_store(table, key, best, beta, best_move if step == CUTOFF else NO_CARD)
     return best
 
 
@@ -191,8 +196,17 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int n, i, card, value, gain, winner, status
     cdef int8_t moves[MAX_MOVES]
+    cdef TTKey keys[MAX_MOVES]
+    # The children after a trick that leaves two or more cards a hand probe
+    # the table.  Their keys are worked out here, all at once, so that their
+    # buckets load side by side rather than one after another: the probes'
+    # cache misses, not the instructions, bound the search's speed
+    # (docs/benchmarks.md).
+    cdef bint keyed = goal == GOAL_NONE and cards > 2
     n = order_replies(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led), led, goal_alone(s),
                       moves)
+    if keyed:
+        child_keys(s, moves, n, keys)
     for i in range(n):
         card = moves[i]
         winner = follower if reply_wins(led, card) else leader
@@ -209,7 +223,7 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
             s.hand[follower] ^= bit(card)
             s.leader = winner
             s.led = NO_CARD
-            value = gain + search_lead(s, beta - gain)
+            value = gain + search_lead(s, beta - gain, &keys[i] if keyed else NULL)
             s.hand[follower] ^= bit(card)
             s.leader = leader
             s.led = led
@@ -219,11 +233,23 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     return best
 
 
+cdef inline void child_keys(SearchState* s, int8_t* moves, int n, TTKey* keys) noexcept nogil:
+    """The table keys of the positions after each reply of ``moves``, and
+    start loading their buckets."""
+    cdef uint64_t pattern = pattern_of(s.hand[0] | s.hand[1])
+    cdef int i, card
+    for i in range(n):
+        card = moves[i]
+        tt_key_without(&keys[i], s.hand[0], s.hand[1], pattern, card,
+                       1 - s.leader if reply_wins(s.led, card) else s.leader, s.declarer)
+        tt_prefetch(s.tt, &keys[i])
+
+
 cdef int search(SearchState* s, int beta) noexcept nogil:
     """Fail-soft test of ``value >= beta``: a result ``>= beta`` is a lower
     bound on the value, a result ``< beta`` an upper bound."""
     if s.led == NO_CARD:
-        return search_lead(s, beta)
+        return search_lead(s, beta, NULL)
     return search_reply(s, beta)
 
 
@@ -671,6 +697,18 @@ def _py_order_replies(Hand legal, Hand in_play, int led):
     cdef int8_t moves[MAX_MOVES]
     cdef int n = order_replies(legal, in_play, led, 0, moves)
     return [moves[i] for i in range(n)]
+
+
+def _py_tt_key(Hand forehand, Hand dealer, int leader, int declarer):
+    cdef TTKey key
+    tt_key(&key, forehand, dealer, leader, declarer, 0)
+    return key.key, key.tag, key.in_play
+
+
+def _py_tt_key_without(Hand forehand, Hand dealer, int card, int leader, int declarer):
+    cdef TTKey key
+    tt_key_without(&key, forehand, dealer, pattern_of(forehand | dealer), card, leader, declarer)
+    return key.key, key.tag, key.in_play
 
 
 def _py_gather_bits(Hand x, Hand mask):

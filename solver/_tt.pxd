@@ -36,7 +36,9 @@
 #       14     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
 #       15     1  age     the solve that last wrote the entry
 #
-# The search calls only tt_key, tt_prefetch, tt_probe, tt_move and tt_store.
+# The search calls only tt_key (or, for the positions after each reply to a
+# trick, pattern_of and tt_key_without), tt_prefetch, tt_probe, tt_move and
+# tt_store.
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport free
@@ -81,6 +83,19 @@ cdef struct TTKey:
 cdef extern from *:
     """
     #include <stdlib.h>
+    /* What each card adds to the pattern of the cards in play (pattern_of):
+       its own bit for a counting card, one to its suit's count of pips or
+       to the count of tarocks II..XX. */
+    static const unsigned long long kosolve_pattern_deltas[64] = {
+        0x80000ULL, 0x80000ULL, 0x80000ULL, 0x80000ULL, 0x1ULL, 0x2ULL, 0x4ULL, 0x8ULL,
+        0x400000ULL, 0x400000ULL, 0x400000ULL, 0x400000ULL, 0x10ULL, 0x20ULL, 0x40ULL, 0x80ULL,
+        0x2000000ULL, 0x2000000ULL, 0x2000000ULL, 0x2000000ULL, 0x100ULL, 0x200ULL, 0x400ULL, 0x800ULL,
+        0x10000000ULL, 0x10000000ULL, 0x10000000ULL, 0x10000000ULL, 0x1000ULL, 0x2000ULL, 0x4000ULL, 0x8000ULL,
+        0x10000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL,
+        0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL,
+        0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x80000000ULL, 0x20000ULL, 0x40000ULL, 0ULL, 0ULL,
+        0ULL, 0ULL, 0ULL, 0ULL, 0ULL, 0ULL, 0ULL, 0ULL
+    };
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
@@ -117,6 +132,7 @@ cdef extern from *:
     void* aligned_calloc "kosolve_aligned_calloc"(size_t n_bytes) noexcept nogil
     void aligned_free "kosolve_aligned_free"(void* p) noexcept nogil
     void prefetch "KOSOLVE_PREFETCH"(const void* p) noexcept nogil
+    const uint64_t* PATTERN_DELTAS "kosolve_pattern_deltas"
 
 
 cdef inline int tt_allocate(TranspositionTable* tt, size_t n_bytes) except -1:
@@ -165,14 +181,27 @@ cdef inline uint64_t pattern_of(Hand in_play) noexcept nogil:
             | (<uint64_t>popcount(in_play & MIDDLE_TAROCKS) << 31))
 
 
-cdef inline void tt_key(TTKey* key, Hand forehand_hand, Hand dealer_hand, int leader, int declarer,
-                        int detail) noexcept nogil:
-    cdef uint64_t pattern
-    key.in_play = forehand_hand | dealer_hand
-    pattern = pattern_of(key.in_play)
-    key.key = gather_bits(forehand_hand, key.in_play) | (pattern << 32)
+cdef inline void tt_key_of_pattern(TTKey* key, Hand forehand_hand, Hand in_play, uint64_t pattern, int leader,
+                                   int declarer, int detail) noexcept nogil:
+    """The key of a position whose pattern (pattern_of) is already known."""
+    key.in_play = in_play
+    key.key = gather_bits(forehand_hand, in_play) | (pattern << 32)
     key.tag = <uint8_t>((pattern >> 32) | (<uint64_t>leader << 4) | (<uint64_t>declarer << 5)
                         | (<uint64_t>detail << 6))
+
+
+cdef inline void tt_key(TTKey* key, Hand forehand_hand, Hand dealer_hand, int leader, int declarer,
+                        int detail) noexcept nogil:
+    cdef Hand in_play = forehand_hand | dealer_hand
+    tt_key_of_pattern(key, forehand_hand, in_play, pattern_of(in_play), leader, declarer, detail)
+
+
+cdef inline void tt_key_without(TTKey* key, Hand forehand_hand, Hand dealer_hand, uint64_t pattern, int card,
+                                int leader, int declarer) noexcept nogil:
+    """The key of the position after ``card`` leaves the hands, given the
+    pattern of the hands before: one subtraction instead of a new pattern."""
+    tt_key_of_pattern(key, forehand_hand & ~bit(card), (forehand_hand | dealer_hand) & ~bit(card),
+                      pattern - PATTERN_DELTAS[card], leader, declarer, 0)
 
 
 cdef inline int tt_move(TTKey* key, TTEntry* entry) noexcept nogil:
