@@ -111,52 +111,92 @@ cdef inline int highest_value(Hand cards) noexcept nogil:
     return 2 if cards & VALUE_PLANE0 else 1
 
 
-cdef inline int lead_score(int card, Hand own, Hand opponent) noexcept nogil:
-    """How promising a lead looks.  The weights were fitted by coordinate
-    search to the node counts of realistic deals (docs/benchmarks.md).
+cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noexcept nogil:
+    """How promising a lead looks; ``declarer``: whether the leader is the
+    declarer, whose leads are weighed apart from his opponent's.  The weights
+    were fitted by coordinate search to the node counts of realistic deals
+    (docs/benchmarks.md).
 
-    Sure winners: the more valuable first, and the more the opponent must
-    give up to follow (his cheapest legal reply); a sure-winning tarock
-    first when the tarocks are even, a sure winner the opponent is void in
-    later.  The rest: suit cards before tarocks, the cheaper first; a lead
-    the opponent can only beat with a valuable card first; a losing tarock
-    the earlier the more tarocks the leader has over the opponent, and the
-    higher the better (it draws the opponent's high tarocks); a forcing suit
-    lead (the opponent trumps) later, the more so the more tarocks he holds."""
+    Sure winners first: the more valuable first, and the more the opponent
+    must give up to follow (his cheapest legal reply); a sure-winning tarock
+    first when the tarocks are even.  The declarer keeps a sure winner the
+    opponent is void in (he has no tarocks either) for last, behind every
+    losing lead.  The losing leads: suit cards before tarocks, the cheaper
+    first; a lead the opponent can only beat with a valuable card first; a
+    losing tarock the earlier the more tarocks the leader has over the
+    opponent, and the higher the better (it draws the opponent's high
+    tarocks); a forcing suit lead (the opponent trumps) later, the more so
+    the more tarocks he holds.  The defender leads a losing suit card last
+    when he holds the suit's top card, and a losing tarock the later the more
+    of his tarocks are above the opponent's.  Small terms for the leader's
+    highest and lowest card of the suit break ties."""
     cdef int value = card_value(card)
     cdef int tarock_lead = popcount(own & TAROCKS) - popcount(opponent & TAROCKS)
     cdef Hand same = opponent & suit_mask(card)
+    cdef Hand mine = own & suit_mask(card)
     cdef Hand winners
     cdef int score
     if lead_wins(card, opponent):
-        score = WIN_SCORE + 128 * value - card
-        if same:
-            score += 32 * lowest_value(same)
+        if declarer:
+            score = WIN_SCORE + 144 * value - card
+            if same:
+                score += 32 * lowest_value(same)
+            else:
+                score -= 4552 * lowest_value(opponent) + 128
+            if card >= 32:
+                score += 128 - 16 * tarock_lead
+            if card == lowest_card(mine):
+                score -= 16
         else:
-            score += 32 * lowest_value(opponent) - 128
-        if card >= 32:
-            score += 128 - 16 * tarock_lead
+            score = WIN_SCORE + 224 * value - 2 * card
+            if same:
+                score += 64 * lowest_value(same)
+            else:
+                score += 32 * lowest_value(opponent) - 320
+            if card >= 32:
+                score += 128 - 4 * tarock_lead
+            if card == highest_card(mine):
+                score -= 96
         return score
-    score = LOSE_SCORE - 16 * value - 2 * (card & 7)
+    if declarer:
+        score = LOSE_SCORE - 36 * value - 2 * (card & 7)
+        if same:
+            winners = same & ~((bit(card) << 1) - 1)
+        else:
+            winners = opponent & TAROCKS
+            score -= 128 + 32 * popcount(winners)
+        score += 8 * lowest_value(winners) - 8 * highest_value(winners)
+        if card >= 32:
+            score += 112 * tarock_lead - 288 - 16 * popcount(winners) + 8 * (card - 32)
+        if card == lowest_card(mine):
+            score += 16
+        return score
+    score = LOSE_SCORE - 16 * value - (card & 7)
     if same:
         winners = same & ~((bit(card) << 1) - 1)
     else:
         winners = opponent & TAROCKS
-        score -= 64 + 32 * popcount(winners)
-    score += 16 * lowest_value(winners) - 8 * highest_value(winners)
+        score -= 96 + 32 * popcount(winners)
+    score += 24 * lowest_value(winners) - 4 * highest_value(winners)
     if card >= 32:
-        score += 112 * tarock_lead - 288 - 16 * popcount(winners) + 8 * (card - 32)
+        score += 96 * tarock_lead - 288 - 20 * popcount(winners) + 8 * (card - 32)
+        score -= 24 * popcount(own & ~((bit(highest_card(opponent & TAROCKS)) << 1) - 1))
+    elif same and highest_card(mine) > highest_card(same):
+        score -= 1184
+    if card == highest_card(mine):
+        score -= 32
     return score
 
 
-cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, int8_t* moves) noexcept nogil:
+cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, int8_t* moves,
+                            bint declarer) noexcept nogil:
     """The leads worth searching, best first: the table's move, then by
     :func:`lead_score`."""
     cdef int scores[MAX_MOVES]
     cdef int n = representatives(own, own | opponent, alone, moves)
     cdef int i
     for i in range(n):
-        scores[i] = TT_MOVE_SCORE if moves[i] == tt_move else lead_score(moves[i], own, opponent)
+        scores[i] = TT_MOVE_SCORE if moves[i] == tt_move else lead_score(moves[i], own, opponent, declarer)
     sort_by_score(moves, scores, n)
     return n
 

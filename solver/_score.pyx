@@ -123,7 +123,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
         if e.upper < beta:
             return e.upper
         tt_move = e.move
-    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, BIRD_CARDS, moves)
+    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, BIRD_CARDS, moves, maximizing)
     for i in range(n):
         card = moves[i]
         s.hand[leader] ^= bit(card)
@@ -264,7 +264,7 @@ cdef class ScoreSolver:
             maximizing = (parent.leader if parent.led == NO_CARD else 1 - parent.leader) == parent.declarer
             if parent.led == NO_CARD:
                 n = order_leads(parent.hand[parent.leader], parent.hand[1 - parent.leader], NO_CARD, BIRD_CARDS,
-                                moves)
+                                moves, maximizing)
             else:
                 n = order_replies(legal_replies(parent.hand[1 - parent.leader], parent.led),
                                   parent.hand[0] | parent.hand[1] | bit(parent.led), parent.led, BIRD_CARDS, moves)

@@ -160,7 +160,7 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     if tt_move_card != NO_CARD:
         step = try_lead(s, tt_move_card, beta, maximizing, &best, &best_move)
     if step != CUTOFF:
-        n = order_leads(s.hand[leader], s.hand[1 - leader], NO_CARD, goal_alone(s), moves)
+        n = order_leads(s.hand[leader], s.hand[1 - leader], NO_CARD, goal_alone(s), moves, maximizing)
         for i in range(n):
             if moves[i] != tt_move_card:
                 step = try_lead(s, moves[i], beta, maximizing, &best, &best_move)
@@ -337,7 +337,8 @@ cdef int ordered_moves(SearchState* s, int8_t* moves) noexcept nogil:
         return order_replies(legal_cards(s), cards_in_play(s), s.led, goal_alone(s), moves)
     tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer, goal_detail(s, s.hand[0] | s.hand[1]))
     return order_leads(s.hand[s.leader], s.hand[1 - s.leader],
-                       tt_move(&key, tt_probe(s.tt if s.goal == GOAL_NONE else s.goal_tt, &key)), goal_alone(s), moves)
+                       tt_move(&key, tt_probe(s.tt if s.goal == GOAL_NONE else s.goal_tt, &key)), goal_alone(s), moves,
+                       s.leader == s.declarer)
 
 
 cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* gains, int* statuses) noexcept nogil:
@@ -687,9 +688,9 @@ def _py_representatives(Hand candidates, Hand in_play, Hand alone=0):
     return [moves[i] for i in range(n)]
 
 
-def _py_order_leads(Hand own, Hand opponent, int first=NO_CARD):
+def _py_order_leads(Hand own, Hand opponent, int first=NO_CARD, bint declarer=True):
     cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_leads(own, opponent, first, 0, moves)
+    cdef int n = order_leads(own, opponent, first, 0, moves, declarer)
     return [moves[i] for i in range(n)]
 
 

@@ -376,9 +376,10 @@ def test_lead_order_tries_the_table_move_first() -> None:
         own, opponent = mask(cards_in_play[:half]), mask(cards_in_play[half:])
         groups = _py_representatives(own, own | opponent)
         first = rng.choice(groups)
-        got = _py_order_leads(own, opponent, first)
-        assert got[0] == first
-        assert sorted(got) == groups
+        for declarer in (True, False):
+            got = _py_order_leads(own, opponent, first, declarer)
+            assert got[0] == first
+            assert sorted(got) == groups
 
 
 # -- Position ---------------------------------------------------------------
