@@ -78,6 +78,7 @@ cdef struct TTKey:
     uint64_t key        # as TTEntry.key
     uint8_t tag         # as TTEntry.tag
     Hand in_play        # the cards in play, to map moves to and from indices
+    uint64_t hash       # key and tag mixed: its low bits choose the bucket
 
 
 cdef extern from *:
@@ -188,6 +189,11 @@ cdef inline void tt_key_of_pattern(TTKey* key, Hand forehand_hand, Hand in_play,
     key.key = gather_bits(forehand_hand, in_play) | (pattern << 32)
     key.tag = <uint8_t>((pattern >> 32) | (<uint64_t>leader << 4) | (<uint64_t>declarer << 5)
                         | (<uint64_t>detail << 6))
+    # Worked out once a key: the prefetch, the probe and the store all need it.
+    cdef uint64_t h = (key.key ^ (<uint64_t>key.tag << 58)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= h >> 29
+    h *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    key.hash = h ^ (h >> 32)
 
 
 cdef inline void tt_key(TTKey* key, Hand forehand_hand, Hand dealer_hand, int leader, int declarer,
@@ -212,11 +218,7 @@ cdef inline int tt_move(TTKey* key, TTEntry* entry) noexcept nogil:
 
 
 cdef inline TTEntry* tt_bucket(TranspositionTable* tt, TTKey* key) noexcept nogil:
-    cdef uint64_t h = (key.key ^ (<uint64_t>key.tag << 58)) * <uint64_t>0x9E3779B97F4A7C15ULL
-    h ^= h >> 29
-    h *= <uint64_t>0xBF58476D1CE4E5B9ULL
-    h ^= h >> 32
-    return tt.entries + (h & tt.mask) * BUCKET_ENTRIES
+    return tt.entries + (key.hash & tt.mask) * BUCKET_ENTRIES
 
 
 cdef inline bint tt_matches(TranspositionTable* tt, TTEntry* entry, TTKey* key) noexcept nogil:
