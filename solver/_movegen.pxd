@@ -211,12 +211,16 @@ cdef inline int add_by_value(Hand cards, int value, int8_t* moves, int n) noexce
     return n
 
 
-cdef inline int order_replies(Hand legal, Hand in_play, int led, Hand alone, int8_t* moves) noexcept nogil:
-    """The replies worth searching, best first: winning cards, the more
-    valuable first and then the cheapest; then losing cards from the
-    cheapest; the lower card first among cards of one value.  Built value by
-    value from masks, with no scores to sort."""
-    cdef Hand kept = legal & ~grouped_cards(legal, in_play, alone)
+cdef inline Hand reply_candidates(Hand legal, Hand in_play, Hand alone) noexcept nogil:
+    """The replies worth searching, as a mask: one card of each group."""
+    return legal & ~grouped_cards(legal, in_play, alone)
+
+
+cdef inline int order_candidates(Hand kept, int led, int8_t* moves) noexcept nogil:
+    """The replies of ``kept`` (:func:`reply_candidates`), best first: winning
+    cards, the more valuable first and then the cheapest; then losing cards
+    from the cheapest; the lower card first among cards of one value.  Built
+    value by value from masks, with no scores to sort."""
     cdef Hand winners = winning_replies(kept, led)
     cdef int n = 0
     cdef int value
@@ -227,3 +231,8 @@ cdef inline int order_replies(Hand legal, Hand in_play, int led, Hand alone, int
     for value in range(1, 6):
         n = add_by_value(kept, value, moves, n)
     return n
+
+
+cdef inline int order_replies(Hand legal, Hand in_play, int led, Hand alone, int8_t* moves) noexcept nogil:
+    """The replies worth searching, best first (:func:`order_candidates`)."""
+    return order_candidates(reply_candidates(legal, in_play, alone), led, moves)

@@ -14,7 +14,7 @@ from kosolve._bits cimport (
     pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds, winning_replies,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
-from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
+from kosolve._movegen cimport MAX_MOVES, order_candidates, order_leads, order_replies, reply_candidates, representatives
 from kosolve._tt cimport (
     BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, pattern_of, tt_allocate, tt_clear, tt_key, tt_key_without,
     tt_move, tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
@@ -196,17 +196,18 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int n, i, card, value, gain, winner, status
     cdef int8_t moves[MAX_MOVES]
-    cdef TTKey keys[MAX_MOVES]
+    cdef TTKey keys[64]
     # The children after a trick that leaves two or more cards a hand probe
-    # the table.  Their keys are worked out here, all at once, so that their
-    # buckets load side by side rather than one after another: the probes'
-    # cache misses, not the instructions, bound the search's speed
-    # (docs/benchmarks.md).
+    # the table.  Their keys are worked out here, all at once and before the
+    # replies are put in order, so that their buckets load side by side and
+    # while the node still works: the probes' cache misses, not the
+    # instructions, bound the search's speed (docs/benchmarks.md).
     cdef bint keyed = goal == GOAL_NONE and cards > 2
-    n = order_replies(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led), led, goal_alone(s),
-                      moves)
+    cdef Hand candidates = reply_candidates(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led),
+                                            goal_alone(s))
     if keyed:
-        child_keys(s, moves, n, keys)
+        child_keys(s, candidates, keys)
+    n = order_candidates(candidates, led, moves)
     for i in range(n):
         card = moves[i]
         winner = follower if reply_wins(led, card) else leader
@@ -223,7 +224,7 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
             s.hand[follower] ^= bit(card)
             s.leader = winner
             s.led = NO_CARD
-            value = gain + search_lead(s, beta - gain, &keys[i] if keyed else NULL)
+            value = gain + search_lead(s, beta - gain, &keys[card] if keyed else NULL)
             s.hand[follower] ^= bit(card)
             s.leader = leader
             s.led = led
@@ -233,16 +234,17 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     return best
 
 
-cdef inline void child_keys(SearchState* s, int8_t* moves, int n, TTKey* keys) noexcept nogil:
-    """The table keys of the positions after each reply of ``moves``, and
-    start loading their buckets."""
+cdef inline void child_keys(SearchState* s, Hand replies, TTKey* keys) noexcept nogil:
+    """The table keys of the positions after each card of ``replies``, by
+    card, and start loading their buckets."""
     cdef uint64_t pattern = pattern_of(s.hand[0] | s.hand[1])
-    cdef int i, card
-    for i in range(n):
-        card = moves[i]
-        tt_key_without(&keys[i], s.hand[0], s.hand[1], pattern, card,
+    cdef int card
+    while replies:
+        card = lowest_card(replies)
+        replies &= replies - 1
+        tt_key_without(&keys[card], s.hand[0], s.hand[1], pattern, card,
                        1 - s.leader if reply_wins(s.led, card) else s.leader, s.declarer)
-        tt_prefetch(s.tt, &keys[i])
+        tt_prefetch(s.tt, &keys[card])
 
 
 cdef int search(SearchState* s, int beta) noexcept nogil:
