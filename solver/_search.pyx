@@ -10,8 +10,9 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies, lowest_card,
-    pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds, winning_replies,
+    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies,
+    lowest_card, pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds,
+    winning_replies,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_candidates, order_leads, order_replies, reply_candidates, representatives
