@@ -65,6 +65,20 @@ def test_same_seed_gives_the_same_values() -> None:
     assert [(d.thirds, d.nodes) for d in first.deals] == [(d.thirds, d.nodes) for d in second.deals]
 
 
+def test_repeated_runs_keep_the_fastest_time_and_the_same_nodes() -> None:
+    once = run_bench(deals=2, seed=3, tt_mb=4, endings=0, goals=False, postmortems=0)
+    done: list[tuple[int, int]] = []
+    thrice = run_bench(
+        deals=2, seed=3, tt_mb=4, endings=0, goals=False, postmortems=0, repeat=3, progress=lambda *p: done.append(p)
+    )
+    assert [(d.thirds, d.nodes) for d in thrice.deals] == [(d.thirds, d.nodes) for d in once.deals]
+    assert done == [(n, 6) for n in range(1, 7)]
+    assert thrice.repeat == 3 and thrice.to_json()["repeat"] == 3
+    assert "the fastest of 3 runs each" in thrice.format()
+    with pytest.raises(ValueError, match="at least once"):
+        run_bench(deals=1, endings=0, repeat=0)
+
+
 def test_spread_percentiles() -> None:
     assert Spread.of([4.0]) == Spread(4.0, 4.0, 4.0, 4.0)
     spread = Spread.of(list(range(101)))

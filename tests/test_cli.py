@@ -365,11 +365,11 @@ def test_bench_passes_its_options_to_run_bench(monkeypatch: pytest.MonkeyPatch) 
         return FakeReport()
 
     monkeypatch.setattr(kosolve.bench, "run_bench", fake_run_bench)
-    args = ["--deals", "3", "--seed", "7", "--endings", "2", "--ending-tricks", "5", "--tt-mb", "16"]
+    args = ["--deals", "3", "--seed", "7", "--endings", "2", "--ending-tricks", "5", "--tt-mb", "16", "--repeat", "2"]
     result = run("bench", *args)
     assert result.exit_code == 0, result.output
     assert result.stdout == "fake report\n"
-    assert calls[0]["deals"] == 3 and calls[0]["seed"] == 7 and calls[0]["tt_mb"] == 16
+    assert calls[0]["deals"] == 3 and calls[0]["seed"] == 7 and calls[0]["tt_mb"] == 16 and calls[0]["repeat"] == 2
     assert calls[0]["endings"] == 2 and calls[0]["ending_tricks"] == 5
     result = run("bench", "--json", "-q")
     assert json.loads(result.stdout) == {"fake": True}
@@ -385,6 +385,7 @@ def test_bench_runs_for_real() -> None:
 
 def test_bench_rejects_a_negative_count() -> None:
     assert_bad_input(run("bench", "--deals", "-1"), "'--deals'")
+    assert_bad_input(run("bench", "--repeat", "0"), "'--repeat'")
 
 
 def test_json_has_the_feasibility_of_every_goal() -> None:
