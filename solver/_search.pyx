@@ -197,7 +197,7 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int n, i, card, value, gain, winner, status
     cdef int8_t moves[MAX_MOVES]
-    cdef TTKey keys[64]
+    cdef TTKey keys[64]  # by card
     # The children after a trick that leaves two or more cards a hand probe
     # the table.  Their keys are worked out here, all at once and before the
     # replies are put in order, so that their buckets load side by side and
@@ -237,7 +237,8 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
 
 cdef inline void child_keys(SearchState* s, Hand replies, TTKey* keys) noexcept nogil:
     """The table keys of the positions after each card of ``replies``, by
-    card, and start loading their buckets."""
+    card, and start loading their buckets (plain searches only: a goal's
+    positions have keys of their own)."""
     cdef uint64_t pattern = pattern_of(s.hand[0] | s.hand[1])
     cdef int card
     while replies:
