@@ -5,8 +5,9 @@ files by module name (``kosolve/_tt.pxd``), not by folder, so the build hands
 Cython an include directory in which ``kosolve`` is a link to ``solver/``.
 Set ``KOSOLVE_DEBUG=1`` to build with bounds checks and C assertions on.
 On an x86-64 machine the build uses the popcount and BMI2 bit gather/scatter
-instructions that the CPU has (the search counts cards and makes table keys
-with them); ``KOSOLVE_PORTABLE=1`` builds plain C instead.
+instructions that the CPU has (the search counts cards, groups equal cards
+and makes table keys with them), except BMI2 on AMD processors before Zen 3;
+``KOSOLVE_PORTABLE=1`` builds plain C instead.
 """
 
 import os
@@ -21,15 +22,32 @@ DEBUG = os.environ.get("KOSOLVE_DEBUG", "") not in ("", "0")
 PORTABLE = os.environ.get("KOSOLVE_PORTABLE", "") not in ("", "0")
 
 
-def cpu_flags() -> set[str]:
+def cpu_fields() -> dict[str, str]:
+    """The first processor's fields in /proc/cpuinfo (none elsewhere)."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo") as cpuinfo:
             for line in cpuinfo:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
+                if not line.strip():
+                    break
+                name, _, value = line.partition(":")
+                fields[name.strip()] = value.strip()
     except OSError:
         pass
-    return set()
+    return fields
+
+
+def cpu_flags() -> set[str]:
+    """The instruction-set flags the build may use.  AMD processors before
+    Zen 3 (family 25) have BMI2, but their bit gather and scatter run in
+    microcode, a step per bit of the mask, no faster than the plain-C loops
+    (by published instruction tables; not measured here)."""
+    fields = cpu_fields()
+    flags = set(fields.get("flags", "").split())
+    family = fields.get("cpu family", "")
+    if fields.get("vendor_id") == "AuthenticAMD" and family.isdigit() and int(family) < 25:
+        flags.discard("bmi2")
+    return flags
 
 
 def cython_include_dir() -> str:
