@@ -111,6 +111,13 @@ cdef inline int highest_value(Hand cards) noexcept nogil:
     return 2 if cards & VALUE_PLANE0 else 1
 
 
+cdef inline Hand beaters(int card, Hand same, Hand opponent) noexcept nogil:
+    """The opponent's cards that beat a lead of ``card`` that does not surely
+    win: his higher cards of its suit (``same``: his cards of the suit), or,
+    void in it, his tarocks."""
+    return same & ~((bit(card) << 1) - 1) if same else opponent & TAROCKS
+
+
 cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noexcept nogil:
     """How promising a lead looks; ``declarer``: whether the leader is the
     declarer, whose leads are weighed apart from his opponent's.  The weights
@@ -158,12 +165,10 @@ cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noe
             if card == highest_card(mine):
                 score -= 96
         return score
+    winners = beaters(card, same, opponent)
     if declarer:
         score = LOSE_SCORE - 36 * value - 2 * (card & 7)
-        if same:
-            winners = same & ~((bit(card) << 1) - 1)
-        else:
-            winners = opponent & TAROCKS
+        if not same:
             score -= 128 + 32 * popcount(winners)
         score += 8 * lowest_value(winners) - 8 * highest_value(winners)
         if card >= 32:
@@ -172,10 +177,7 @@ cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noe
             score += 16
         return score
     score = LOSE_SCORE - 16 * value - (card & 7)
-    if same:
-        winners = same & ~((bit(card) << 1) - 1)
-    else:
-        winners = opponent & TAROCKS
+    if not same:
         score -= 96 + 32 * popcount(winners)
     score += 24 * lowest_value(winners) - 4 * highest_value(winners)
     if card >= 32:
