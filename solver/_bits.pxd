@@ -130,6 +130,11 @@ cdef inline Hand winning_replies(Hand cards, int led) noexcept nogil:
     return cards & ((suit_mask(led) & above) | TAROCKS)
 
 
+cdef inline Hand above(Hand cards, Hand other) noexcept nogil:
+    """The cards above every card of ``other`` (all of them if it is empty)."""
+    return cards & ~(bit(highest_card(other) + 1) - 1) if other else cards
+
+
 cdef inline Hand legal_replies(Hand hand, int led) noexcept nogil:
     """Follow suit; else play a tarock; else anything."""
     cdef Hand follow = hand & suit_mask(led)

@@ -11,7 +11,7 @@ from libc.stdint cimport int8_t
 
 from kosolve._bits cimport (
     MIDDLE_TAROCKS, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_CLASSES, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, XXI, Hand,
-    bit, card_value, gather_bits, highest_card, lowest_bit, lowest_card, popcount, scatter_bits, suit_mask,
+    above, bit, card_value, gather_bits, highest_card, lowest_bit, lowest_card, popcount, scatter_bits, suit_mask,
     winning_replies,
 )
 
@@ -182,7 +182,7 @@ cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noe
     score += 24 * lowest_value(winners) - 4 * highest_value(winners)
     if card >= 32:
         score += 96 * tarock_lead - 288 - 20 * popcount(winners) + 8 * (card - 32)
-        score -= 24 * popcount(own & ~((bit(highest_card(opponent & TAROCKS)) << 1) - 1))
+        score -= 24 * popcount(above(own, opponent & TAROCKS))
     elif same and highest_card(mine) > highest_card(same):
         score -= 1184
     if card == highest_card(mine):

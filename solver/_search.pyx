@@ -10,9 +10,9 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve._bits cimport (
-    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, bit, card_value, gather_bits, highest_card, legal_replies,
-    lowest_card, pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits, trick_thirds,
-    winning_replies,
+    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, above, bit, card_value, gather_bits,
+    legal_replies, lowest_card, pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits,
+    trick_thirds, winning_replies,
 )
 from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
 from kosolve._movegen cimport MAX_MOVES, order_candidates, order_leads, order_replies, reply_candidates, representatives
@@ -42,16 +42,8 @@ cdef inline int sure_thirds(Hand own, Hand other) noexcept nogil:
     """Thirds that ``own`` takes whatever happens: each of its tarocks above
     every tarock of ``other`` wins the trick it is played to, together with
     a card of ``other`` worth at least 1."""
-    cdef Hand trumps = other & TAROCKS
-    cdef Hand top = own & TAROCKS
-    if trumps:
-        top &= ~(bit(highest_card(trumps) + 1) - 1)
+    cdef Hand top = above(own & TAROCKS, other & TAROCKS)
     return pile_thirds(top) + popcount(top)
-
-
-cdef inline Hand above(Hand cards, Hand other) noexcept nogil:
-    """The cards above every card of ``other`` (all of them if it is empty)."""
-    return cards & ~(bit(highest_card(other) + 1) - 1) if other else cards
 
 
 cdef inline int cashing_thirds(Hand own, Hand other) noexcept nogil:
