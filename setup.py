@@ -1,7 +1,7 @@
 """Build of the Cython search.
 
 ``solver/`` is installed as the package ``kosolve``.  Cython finds ``.pxd``
-files by module name (``kosolve/_tt.pxd``), not by folder, so the build hands
+files by module name (``kosolve/engine/_tt.pxd``), not by folder, so the build hands
 Cython an include directory in which ``kosolve`` is a link to ``solver/``.
 Set ``KOSOLVE_DEBUG=1`` to build with bounds checks and C assertions on.
 On an x86-64 machine the build uses the popcount and BMI2 bit gather/scatter
@@ -76,14 +76,15 @@ else:
         compile_args += [f"-m{flag}" for flag in ("popcnt", "bmi2") if flag in cpu_flags()]
 
 extensions = [
-    Extension(f"kosolve.{name}", [f"solver/{name}.pyx"], extra_compile_args=compile_args)
+    Extension(f"kosolve.engine.{name}", [f"solver/engine/{name}.pyx"], extra_compile_args=compile_args)
     for name in ("_search", "_score")
 ]
+SUBPACKAGES = ("model", "engine", "analysis", "render", "tools")
 
 setup(
     package_dir={"kosolve": "solver", "kosolve.cli": "cli"},
-    packages=["kosolve", "kosolve.cli"],
-    package_data={"kosolve": ["*.pxd", "*.pyx", "*.pyi", "py.typed"]},
+    packages=["kosolve", *(f"kosolve.{name}" for name in SUBPACKAGES), "kosolve.cli"],
+    package_data={"kosolve": ["py.typed"], "kosolve.engine": ["*.pxd", "*.pyx", "*.pyi"]},
     ext_modules=cythonize(
         extensions,
         include_path=[cython_include_dir()],

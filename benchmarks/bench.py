@@ -11,8 +11,8 @@ import argparse
 import json
 import sys
 
-from kosolve._search import DEFAULT_TT_MB
-from kosolve.bench import DEFAULT_DEALS, DEFAULT_ENDING_TRICKS, DEFAULT_ENDINGS, DEFAULT_POSTMORTEMS, run_bench
+from kosolve.engine._search import DEFAULT_TT_MB
+from kosolve.tools.bench import DEFAULT_DEALS, DEFAULT_ENDING_TRICKS, DEFAULT_ENDINGS, DEFAULT_POSTMORTEMS, run_bench
 
 
 def _progress(done: int, total: int) -> None:

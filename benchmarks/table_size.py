@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from kosolve._search import Solver
-from kosolve.dealing import deal_games
+from kosolve.engine._search import Solver
+from kosolve.tools.dealing import deal_games
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,14 +12,14 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from kosolve.cards import CARD_NAMES
+from kosolve.model.cards import CARD_NAMES
 
 SEATS: Final = ("forehand", "dealer")
 TAROCKS: Final = tuple(name for name in CARD_NAMES[32:])
 SUITS: Final = tuple(tuple(CARD_NAMES[8 * s : 8 * s + 8]) for s in range(4))
 STYLES: Final = ("plain", "tarocks", "suits", "runs")
 
-# Exact names, not kosolve.cards.parse_card, so that the agreement tests do
+# Exact names, not kosolve.model.cards.parse_card, so that the agreement tests do
 # not depend on the parser: they test the search.
 _CARD_OF_NAME: Final = {name: card for card, name in enumerate(CARD_NAMES)}
 
@@ -54,7 +54,7 @@ class Ending:
 
 
 def mask(names: tuple[str, ...] | list[str]) -> int:
-    """The bitmask of kosolve.cards holding the named cards."""
+    """The bitmask of kosolve.model.cards holding the named cards."""
     result = 0
     for name in names:
         result |= 1 << _CARD_OF_NAME[name]

@@ -1,4 +1,4 @@
-"""The fast search against the plain minimax of kosolve.reference, on random
+"""The fast search against the plain minimax of kosolve.tools.reference, on random
 endings of 1 to 6 tricks.
 
 Every ending is solved by a cold solver (empty table), by one warm solver
@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 from endings import Ending, names_of, random_ending
 
-from kosolve import reference
-from kosolve._search import Solver
+from kosolve.engine._search import Solver
+from kosolve.tools import reference
 
 TRICKS = range(1, 7)
 DEFAULT_ENDINGS_PER_TRICKS = 250

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kosolve.analysis import Solution, new_solver, solve
-from kosolve.cards import card_name
-from kosolve.deal import Deal
-from kosolve.dealing import deal_games
-from kosolve.game import Position, Rules
+from kosolve.analysis.solving import Solution, new_solver, solve
+from kosolve.model.cards import card_name
+from kosolve.model.deal import Deal
+from kosolve.model.game import Position, Rules
+from kosolve.tools.dealing import deal_games
 
 DEALS = deal_games(6, seed=11)
 

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from kosolve.bench import BenchReport, DealTiming, EndingTiming, Spread, run_bench
-from kosolve.dealing import deal_games
+from kosolve.tools.bench import BenchReport, DealTiming, EndingTiming, Spread, run_bench
+from kosolve.tools.dealing import deal_games
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kosolve import __version__
-from kosolve.analysis import solve
-from kosolve.cards import (
+from kosolve.analysis.solving import solve
+from kosolve.cli.main import cli
+from kosolve.cli.solve import PROGRESS_MIN_FILES
+from kosolve.model.cards import (
     ALL_CARDS,
     CARD_VALUES,
     SUIT_MASKS,
@@ -24,9 +26,8 @@ from kosolve.cards import (
     parse_card,
     parse_hand,
 )
-from kosolve.cli.main import PROGRESS_MIN_FILES, cli
-from kosolve.deal import load_deal
-from kosolve.game import SEATS, trick_thirds
+from kosolve.model.deal import load_deal
+from kosolve.model.game import SEATS, trick_thirds
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CONTRACT_KEYS = {"file", "declarer", "to_move", "value", "result", "moves", "line", "stats"}
@@ -138,7 +139,7 @@ def test_every_file_is_checked_before_anything_is_printed() -> None:
 def test_at_beyond_the_play_is_a_bad_parameter() -> None:
     played = write(ending(play=["HK", "HQ"]))
     result = run("--at", "3", played)
-    assert_bad_input(result, "'--at': 3 is beyond the play of deal.json, which has 2 cards")
+    assert_bad_input(result, "Error: deal.json: --at 3 is beyond the play, which has 2 cards")
 
 
 @pytest.mark.parametrize(
@@ -353,7 +354,7 @@ class FakeReport:
 
 
 def test_bench_passes_its_options_to_run_bench(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kosolve.bench
+    import kosolve.tools.bench
 
     calls: list[dict[str, Any]] = []
 
@@ -364,7 +365,7 @@ def test_bench_passes_its_options_to_run_bench(monkeypatch: pytest.MonkeyPatch) 
             kwargs["progress"](2, 2)
         return FakeReport()
 
-    monkeypatch.setattr(kosolve.bench, "run_bench", fake_run_bench)
+    monkeypatch.setattr(kosolve.tools.bench, "run_bench", fake_run_bench)
     args = ["--deals", "3", "--seed", "7", "--endings", "2", "--ending-tricks", "5", "--tt-mb", "16", "--repeat", "2"]
     result = run("bench", *args)
     assert result.exit_code == 0, result.output
@@ -389,7 +390,7 @@ def test_bench_rejects_a_negative_count() -> None:
 
 
 def test_json_has_the_feasibility_of_every_goal() -> None:
-    from kosolve.feasibility import feasibility
+    from kosolve.analysis.goals import feasibility
 
     path = EXAMPLES / "whole-deal.json"
     result = run("--json", str(path))
@@ -417,7 +418,7 @@ def test_a_play_gets_a_post_mortem_that_adds_up() -> None:
 
 
 def test_a_hand_played_to_the_end_is_settled() -> None:
-    from kosolve.scoring import settle
+    from kosolve.analysis.scoring import settle
 
     path = EXAMPLES / "played-out.json"
     data = json.loads(run("--json", str(path)).stdout)
@@ -447,7 +448,7 @@ def test_a_defender_announcement_needs_the_rule_option() -> None:
 
 
 def test_announcements_bring_the_net_score_and_score_losses() -> None:
-    from kosolve.netscore import net_score
+    from kosolve.analysis.netscore import net_score
 
     path = EXAMPLES / "played-out.json"
     deal = load_deal(path)

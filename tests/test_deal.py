@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from kosolve.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
-from kosolve.deal import KEYS, Deal, DealError, deal_to_json, load_deal, parse_deal
-from kosolve.game import DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME
-from kosolve.scoring import Announcement
+from kosolve.model.announcements import Announcement
+from kosolve.model.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
+from kosolve.model.deal import KEYS, Deal, DealError, deal_to_json, load_deal, parse_deal
+from kosolve.model.game import DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from kosolve.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, mask_of, parse_hand, thirds_of
-from kosolve.deal import Deal
-from kosolve.dealing import (
+from kosolve.model.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, mask_of, parse_hand, thirds_of
+from kosolve.model.deal import Deal
+from kosolve.model.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
+from kosolve.tools.dealing import (
     _deal_cards,
     choose_discard,
     deal_game,
@@ -19,7 +20,6 @@ from kosolve.dealing import (
     random_ending,
     talon_options,
 )
-from kosolve.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
 
 TAROCKS = SUIT_MASKS[TAROCK]
 DEALS = deal_games(300, seed=11)

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from endings import SEATS, TAROCKS, Ending, mask, names_of, random_ending
 
-from kosolve._search import BIRD, VALAT, Solver
-from kosolve.cards import CARD_NAMES
-from kosolve.reference import BIRD_TRICKS, other, play, reference_goal, reference_value
+from kosolve.engine._search import BIRD, VALAT, Solver
+from kosolve.model.cards import CARD_NAMES
+from kosolve.tools.reference import BIRD_TRICKS, other, play, reference_goal, reference_value
 
 GOALS = ("valat", "I", "II", "III", "IV")
 BIRD_CARDS = ("I", "II", "III", "IV")

@@ -1,5 +1,5 @@
 """The score-optimal search against a brute-force minimax that settles
-every finished hand with kosolve.scoring.settle."""
+every finished hand with kosolve.analysis.scoring.settle."""
 
 from __future__ import annotations
 
@@ -8,16 +8,17 @@ from dataclasses import replace
 
 import pytest
 
-from kosolve.deal import Deal
-from kosolve.dealing import deal_game
-from kosolve.game import Position
-from kosolve.netscore import net_score
-from kosolve.scoring import BIRD_NAMES, Announcement, ScoringRules, settle
+from kosolve.analysis.netscore import net_score
+from kosolve.analysis.scoring import settle
+from kosolve.model.announcements import BIRD_NAMES, Announcement
+from kosolve.model.deal import Deal
+from kosolve.model.game import Position, Rules
+from kosolve.tools.dealing import deal_game
 
-RULE_SETS = [ScoringRules(), ScoringRules(silent_bird_penalty=True)]
+RULE_SETS = [Rules(), Rules(silent_bird_penalty=True)]
 
 
-def brute_force(deal: Deal, position: Position, rules: ScoringRules) -> int:
+def brute_force(deal: Deal, position: Position, rules: Rules) -> int:
     """The declarer's net score with best play, every finished hand settled."""
     if position.is_over():
         return settle(replace(deal, play=tuple(position.move_stack)), rules).totals[deal.declarer]

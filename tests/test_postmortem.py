@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from kosolve.analysis import new_solver, solve
-from kosolve.deal import Deal
-from kosolve.dealing import deal_games, random_ending
-from kosolve.feasibility import solve_goal
-from kosolve.postmortem import postmortem
+from kosolve.analysis.goals import parse_goal, solve_goal
+from kosolve.analysis.postmortem import postmortem
+from kosolve.analysis.solving import new_solver, solve
+from kosolve.model.deal import Deal
+from kosolve.tools.dealing import deal_games, random_ending
 
 SOLVER = new_solver(tt_mb=16)
 
@@ -81,7 +81,7 @@ def test_a_goal_is_lost_at_the_card_after_which_it_cannot_be_forced() -> None:
     for _ in range(60):
         deal = random_play(random_ending(rng, 4), rng)
         for seat in (0, 1):
-            review = postmortem(deal, goals=((seat, "valat"),), solver=SOLVER)
+            review = postmortem(deal, goals=((seat, parse_goal("valat")),), solver=SOLVER)
             track = review.goals[0]
             makeable = [solve_goal(deal.position(at=k), seat, "valat", solver=SOLVER).feasible for k in range(9)]
             assert track.makeable_at_start == makeable[0]

@@ -1,4 +1,4 @@
-"""kosolve.reference on small endings worked out by hand.
+"""kosolve.tools.reference on small endings worked out by hand.
 
 A trick of cards a and b is worth 3 * (v(a) + v(b)) - 4 thirds to its winner.
 Values are the declarer's future thirds.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kosolve.reference import reference_move_values, reference_value
+from kosolve.tools.reference import reference_move_values, reference_value
 
 
 def test_one_trick_follow_suit() -> None:

@@ -1,6 +1,6 @@
 """The rules of RULES.md §1, §2 and §4 in every implementation kosolve has:
-kosolve.cards and kosolve.game (Python), the C pieces of kosolve._search, and
-kosolve.reference, which reads everything off the card names.
+kosolve.model.cards and kosolve.model.game (Python), the C pieces of kosolve.engine._search, and
+kosolve.tools.reference, which reads everything off the card names.
 
 Cards go between names and masks through exact canonical names, never through
 the forgiving parser, so that these tests check the rules and nothing else.
@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from kosolve import cards, game, reference
-from kosolve._search import (
+from kosolve.engine._search import (
     _py_card_value,
     _py_legal_replies,
     _py_order_leads,
@@ -26,6 +25,8 @@ from kosolve._search import (
     _py_representatives,
     _py_winning_replies,
 )
+from kosolve.model import cards, game
+from kosolve.tools import reference
 
 NAMES = cards.CARD_NAMES
 CARD = {name: card for card, name in enumerate(NAMES)}

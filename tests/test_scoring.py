@@ -14,22 +14,21 @@ from typing import Any
 
 import pytest
 
-from kosolve.cards import ALL_CARDS, parse_hand
-from kosolve.deal import Deal, deal_to_json, parse_deal
-from kosolve.game import DEALER, FOREHAND, Rules, Seat
-from kosolve.scoring import (
+from kosolve.analysis.scoring import (
     DEFAULT_TABLE,
-    Announcement,
     Item,
     Outcome,
     ScoringError,
-    ScoringRules,
     ScoringTable,
     Settlement,
     outcome_of,
     score,
     settle,
 )
+from kosolve.model.announcements import Announcement, AnnouncementError
+from kosolve.model.cards import ALL_CARDS, parse_hand
+from kosolve.model.deal import Deal, deal_to_json, parse_deal
+from kosolve.model.game import DEALER, FOREHAND, Rules, Seat
 
 F, D = FOREHAND, DEALER
 
@@ -62,7 +61,7 @@ def whole_deal(
     return parse_deal(data, "test.json")
 
 
-def settled(deal: Deal, rules: ScoringRules | None = None) -> Settlement:
+def settled(deal: Deal, rules: Rules | None = None) -> Settlement:
     settlement = settle(deal) if rules is None else settle(deal, rules)
     forehand, dealer = settlement.totals
     assert forehand + dealer == 0
@@ -348,7 +347,7 @@ def test_35_and_a_third_loses_unless_the_option_accepts_it() -> None:
     assert lines(default) == [("game", D, 3), ("trull", F, 1), ("four_kings", D, 1)]
     assert default.items[0].why == "game lost with 35 points"
     assert default.totals == (-3, 3)
-    accepting = settled(close_beaten(), ScoringRules(game=Rules(win_thirds=106)))
+    accepting = settled(close_beaten(), Rules(win_thirds=106))
     assert lines(accepting)[0] == ("game", F, 3)
     assert accepting.totals == (3, -3)
 
@@ -356,11 +355,11 @@ def test_35_and_a_third_loses_unless_the_option_accepts_it() -> None:
 def test_a_silent_bird_beaten_in_its_trick_costs_only_with_the_option() -> None:
     # close_beaten: the I is played at trick 16 and the dealer's V beats it.
     assert "pagat" not in [item.name for item in settled(close_beaten()).items]
-    penalised = settled(close_beaten(), ScoringRules(silent_bird_penalty=True))
+    penalised = settled(close_beaten(), Rules(silent_bird_penalty=True))
     assert ("pagat", D, 3) in lines(penalised)
     assert penalised.totals == (-6, 6)  # −3 (game) + 1 − 1 − 3
     # A bird played before its trick is not beaten in it: no penalty.
-    early = settled(close_early(), ScoringRules(silent_bird_penalty=True))
+    early = settled(close_early(), Rules(silent_bird_penalty=True))
     assert lines(early) == [("game", F, 3), ("trull", F, 1), ("four_kings", D, 1)]
 
 
@@ -429,30 +428,32 @@ def test_held_bonuses_count_the_hand_and_the_discards_but_no_talon_king_or_trull
 
 def test_a_defender_announces_birds_only_with_the_option() -> None:
     deal = grand(announcements=[said("dealer", "pagat")])
-    with pytest.raises(ScoringError, match=r"announcements\[0\]\.by: the dealer defends"):
+    with pytest.raises(AnnouncementError, match=r"announcements\[0\]\.by: the dealer defends"):
         settle(deal)
     # With the option the dealer's Pagat fails: 6 to the forehand, which
     # replaces the silent 3: 27 − 3 + 6 = 30.
-    settlement = settled(deal, ScoringRules(defender_announcements=True))
+    settlement = settled(deal, Rules(defender_announcements=True))
     assert ("pagat", F, 6) in lines(settlement)
     assert settlement.totals == (30, -30)
 
 
 def test_kontra_doubles_with_the_option() -> None:
     deal = grand(announcements=[said("forehand", "pagat", "before", kontra=True)])
-    with pytest.raises(ScoringError, match="Kontra is off"):
+    with pytest.raises(AnnouncementError, match="Kontra is off"):
         settle(deal)
     # Pagat before, 12, doubled: 24 instead of the silent 3: 27 − 3 + 24.
-    settlement = settled(deal, ScoringRules(kontra=True))
+    settlement = settled(deal, Rules(kontra=True))
     assert ("pagat", F, 24) in lines(settlement)
     assert settlement.totals == (48, -48)
 
 
 def test_announcements_built_in_code_are_checked_too() -> None:
     deal = grand()
-    with pytest.raises(ScoringError, match=r"announcements\[0\]\.when: a Solo has no before or after"):
+    with pytest.raises(AnnouncementError, match=r"announcements\[0\]\.when: a Solo has no before or after"):
         settle(replace(deal, contract="solo", announcements=(Announcement(F, "pagat", "before"),)))
-    with pytest.raises(ScoringError, match=r"announcements\[1\]\.what: uhu is already announced at announcements\[0\]"):
+    with pytest.raises(
+        AnnouncementError, match=r"announcements\[1\]\.what: uhu is already announced at announcements\[0\]"
+    ):
         settle(replace(deal, announcements=(Announcement(F, "uhu", "after"), Announcement(F, "uhu", "before"))))
 
 

@@ -9,7 +9,7 @@
 
 from libc.stdint cimport int8_t
 
-from kosolve._bits cimport (
+from kosolve.engine._bits cimport (
     MIDDLE_TAROCKS, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_CLASSES, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, XXI, Hand,
     above, bit, card_value, gather_bits, highest_card, lowest_bit, lowest_card, popcount, scatter_bits, suit_mask,
     winning_replies,

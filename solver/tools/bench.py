@@ -1,7 +1,7 @@
 """The benchmark: how fast kosolve solves realistic deals and endings.
 
-Whole deals come from :mod:`kosolve.dealing`; each is solved exactly at
-trick 1 with every first card valued, by one :class:`~kosolve._search.Solver`
+Whole deals come from :mod:`kosolve.tools.dealing`; each is solved exactly at
+trick 1 with every first card valued, by one :class:`~kosolve.engine._search.Solver`
 kept warm across the run as a user solving many deals would.  Short endings
 are solved both by kosolve and by the pure-Python reference search, which
 times the two against each other and checks that they agree.
@@ -21,15 +21,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kosolve import __version__
-from kosolve._search import DEFAULT_TT_MB, Solver
-from kosolve.analysis import new_solver, solve
-from kosolve.cards import Card, card_name, hand_names
-from kosolve.deal import Deal
-from kosolve.dealing import deal_games, random_ending
-from kosolve.feasibility import BIRDS, TRICK_GOALS, solve_goal
-from kosolve.game import CONTRACTS, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Seat
-from kosolve.postmortem import postmortem
-from kosolve.reference import reference_move_values
+from kosolve.analysis.goals import TRICK_GOALS, solve_goal
+from kosolve.analysis.postmortem import postmortem
+from kosolve.analysis.solving import new_solver, solve
+from kosolve.engine._search import DEFAULT_TT_MB, Solver
+from kosolve.model.cards import Card, card_name, hand_names
+from kosolve.model.deal import Deal
+from kosolve.model.game import CONTRACTS, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Seat
+from kosolve.tools.dealing import deal_games, random_ending
+from kosolve.tools.reference import reference_move_values
 
 MB = 1024 * 1024
 
@@ -410,13 +410,14 @@ def _goal_timings(deal: Deal, solver: Solver) -> list[GoalTiming]:
     timings = []
     for seat in SEATS:
         for goal in TRICK_GOALS:
-            if goal in BIRDS and not position.hands[seat] >> BIRDS[goal][0] & 1:
+            bird = goal.bird
+            if bird is not None and not position.hands[seat] >> bird.card & 1:
                 continue
             before = solver.stats["nodes"]
             start = time.perf_counter()
             feasible = solve_goal(position, seat, goal, solver=solver, with_line=False).feasible
             ms = (time.perf_counter() - start) * 1000
-            timings.append(GoalTiming(goal, feasible, solver.stats["nodes"] - before, ms))
+            timings.append(GoalTiming(goal.name, feasible, solver.stats["nodes"] - before, ms))
     return timings
 
 

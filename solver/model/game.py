@@ -1,7 +1,7 @@
 """The rules of play: seats, contracts, following suit, trick winners, and a
 mutable :class:`Position` with ``push``/``pop`` and a ``legal_moves`` view.
 
->>> from kosolve.cards import parse_hand, card_name
+>>> from kosolve.model.cards import parse_hand, card_name
 >>> pos = Position((parse_hand(["HK", "XX"]), parse_hand(["H4", "I"])), declarer=FOREHAND)
 >>> [card_name(c) for c in pos.legal_moves]
 ['HK', 'XX']
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias, overload
 
-from kosolve.cards import (
+from kosolve.model.cards import (
     CARD_VALUES,
     SUIT_MASKS,
     TAROCK,
@@ -50,6 +50,10 @@ class IllegalMoveError(ValueError):
     """A card that the player to move may not play."""
 
 
+class RulesError(ValueError):
+    """A rule option set to a value the rules do not know."""
+
+
 def parse_seat(name: str) -> Seat:
     """The seat with the given name.
 
@@ -69,22 +73,49 @@ def seat_name(seat: Seat) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule options that change who wins (RULES.md §2).
+    """The rule options (docs/rules.md §8): who wins (§2), and what the
+    settling allows and counts (§5, §6).  Every default is the rules'
+    decision; each field is a switch of the command line
+    (:data:`RULE_SWITCHES`).
 
     >>> Rules().win_thirds, Rules(win_thirds=106)
-    (107, Rules(win_thirds=106))
+    (107, Rules(win_thirds=106, silent_bird_penalty=False, defender_announcements=False, kontra=False))
     """
 
     win_thirds: int = 107
     """The declarer wins the game with at least this many thirds: 107 (36
     points) by default, 106 where 35⅓ points are accepted."""
+    silent_bird_penalty: bool = False
+    """Whether a silent bird played in its trick and beaten costs its silent
+    value (to the player who beat it)."""
+    defender_announcements: bool = False
+    """Whether the defender may announce a bird or the Valat."""
+    kontra: bool = False
+    """Whether an announcement may carry a Kontra, which doubles it."""
+
+    def __post_init__(self) -> None:
+        if self.win_thirds not in (106, 107):
+            raise RulesError(f"win_thirds: {self.win_thirds!r} is not a rule option (107 or 106)")
+
+
+DEFAULT_RULES: Final = Rules()
+"""The rules as decided, every option at its default."""
+
+RULE_SWITCHES: Final = {
+    "win_thirds": "--win-thirds",
+    "silent_bird_penalty": "--silent-bird-penalty",
+    "defender_announcements": "--defender-announcements",
+    "kontra": "--kontra",
+}
+"""The command line's switch for each field of :class:`Rules`: a message
+about a rule option names the switch that changes it."""
 
 
 def legal_replies(hand: Hand, led: Card) -> Hand:
     """The cards of ``hand`` that may answer the card ``led``: the led suit if
     held, else a tarock if held, else any card.
 
-    >>> from kosolve.cards import parse_hand, hand_names, HK
+    >>> from kosolve.model.cards import parse_hand, hand_names, HK
     >>> hand_names(legal_replies(parse_hand(["XX", "S7", "C7"]), HK))
     ['XX']
     """
@@ -99,7 +130,7 @@ def reply_wins(led: Card, reply: Card) -> bool:
     """Whether ``reply`` beats the card ``led``: the higher tarock wins, and
     with no tarock in the trick the higher card of the led suit.
 
-    >>> from kosolve.cards import HK, H4, PAGAT, SK
+    >>> from kosolve.model.cards import HK, H4, PAGAT, SK
     >>> reply_wins(HK, H4), reply_wins(HK, PAGAT), reply_wins(H4, SK)
     (False, True, False)
     """
@@ -111,7 +142,7 @@ def reply_wins(led: Card, reply: Card) -> bool:
 def trick_thirds(first: Card, second: Card) -> int:
     """What a trick of two cards is worth to its winner, in thirds.
 
-    >>> from kosolve.cards import HK, SKUS
+    >>> from kosolve.model.cards import HK, SKUS
     >>> trick_thirds(HK, SKUS)  # 10 - 4/3 points
     26
     """

@@ -1,7 +1,7 @@
 """Solving positions: the Python API that the command line mirrors.
 
->>> from kosolve.cards import parse_hand, card_name
->>> from kosolve.game import FOREHAND, Position
+>>> from kosolve.model.cards import parse_hand, card_name
+>>> from kosolve.model.game import FOREHAND, Position
 >>> position = Position((parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"])), declarer=FOREHAND)
 >>> solution = solve(position)
 >>> solution.thirds, solution.points, solution.result
@@ -17,22 +17,32 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from kosolve._search import DEFAULT_TT_MB, Solver
-from kosolve.cards import Card, card_name, points_of
-from kosolve.game import Position, Rules, Seat, seat_name
-
-DEFAULT_RULES = Rules()
+from kosolve.engine._search import DEFAULT_TT_MB, Solver
+from kosolve.model.cards import Card, card_name, parse_card, points_of
+from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
 
 
 @dataclass(frozen=True)
 class MoveValue:
-    """A legal card of the side to move and the declarer's final thirds after it."""
+    """A legal card of the side to move and the declarer's final thirds after it.
+
+    Its ``repr`` names the card and round-trips:
+
+    >>> MoveValue("XIV", 107)
+    MoveValue(card='XIV', thirds=107)
+    >>> MoveValue("XIV", 107) == MoveValue(parse_card("XIV"), 107)
+    True
+    """
 
     card: Card
     thirds: int
 
+    def __init__(self, card: Card | str, thirds: int) -> None:
+        object.__setattr__(self, "card", parse_card(card) if isinstance(card, str) else card)
+        object.__setattr__(self, "thirds", thirds)
+
     def __repr__(self) -> str:
-        return f"MoveValue(card={self.card!r}, thirds={self.thirds!r})"
+        return f"MoveValue(card={card_name(self.card)!r}, thirds={self.thirds!r})"
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ SKUS: Final = 53
 
 KINGS: Final[Hand] = (1 << HK) | (1 << DK) | (1 << SK) | (1 << CK)
 TRULL: Final[Hand] = (1 << PAGAT) | (1 << MOND) | (1 << SKUS)
-BIRDS: Final[Hand] = (1 << PAGAT) | (1 << UHU) | (1 << PELIKAN) | (1 << QUAPIL)
+BIRD_CARDS: Final[Hand] = (1 << PAGAT) | (1 << UHU) | (1 << PELIKAN) | (1 << QUAPIL)
 
 _ALIASES: Final = {"SKUS": SKUS, "SKÜS": SKUS, "SKIS": SKUS, "PAGAT": PAGAT, "MOND": MOND}
 
@@ -111,7 +111,7 @@ def parse_card(name: str) -> Card:
     >>> parse_card("H10")
     Traceback (most recent call last):
     ...
-    kosolve.cards.CardError: unknown card 'H10'
+    kosolve.model.cards.CardError: unknown card 'H10'
     """
     key = name.strip()
     for symbol, letter in zip(SUIT_SYMBOLS[:4], SUIT_LETTERS[:4], strict=True):
@@ -192,11 +192,11 @@ def parse_hand(names: Iterable[str]) -> Hand:
     >>> parse_hand(["HK", "hk"])
     Traceback (most recent call last):
     ...
-    kosolve.cards.CardError: card 'hk' named twice
+    kosolve.model.cards.CardError: card 'hk' named twice
     >>> parse_hand(["sk"])
     Traceback (most recent call last):
     ...
-    kosolve.cards.CardError: ambiguous card 'sk': write SK for the king of spades, Sk for the Sküs
+    kosolve.model.cards.CardError: ambiguous card 'sk': write SK for the king of spades, Sk for the Sküs
     """
     hand = 0
     for name in names:
@@ -240,3 +240,12 @@ def points_of(thirds: int) -> int:
     [35, 35, 36, 36]
     """
     return (thirds + 1) // 3
+
+
+def thirds_for_points(points: int) -> int:
+    """The least thirds that :func:`points_of` rounds to ``points``.
+
+    >>> thirds_for_points(36), thirds_for_points(40), thirds_for_points(50)
+    (107, 119, 149)
+    """
+    return 3 * points - 1

@@ -22,9 +22,9 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from kosolve._bits cimport NO_CARD, PAGAT, Hand, bit, legal_replies, popcount, reply_wins, trick_thirds
-from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
-from kosolve._movegen cimport MAX_MOVES, order_leads, order_replies
+from kosolve.engine._bits cimport NO_CARD, PAGAT, Hand, bit, legal_replies, popcount, reply_wins, trick_thirds
+from kosolve.engine._alphabeta cimport CUTOFF, NO_GAIN, fold_value
+from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_replies
 
 cdef extern from *:
     """

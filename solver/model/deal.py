@@ -12,12 +12,12 @@ A deal file is a JSON object::
 
 ``piles``, ``leader`` (default forehand), ``announcements`` and ``play``
 are optional.  An announcement names its seat, what is announced (see
-:data:`kosolve.scoring.ANNOUNCEMENTS`) and ``when`` (before or after the
+:data:`kosolve.model.announcements.ANNOUNCEMENTS`) and ``when`` (before or after the
 talon is exposed; a Solo has no ``when``), and may carry ``"kontra": true``.
 The file is checked against the rules that hold whatever the rule options
 (a declarer's goal announced by the defender, a timing missing, the same
 announcement twice); a defender's bird or Valat and a Kontra depend on rule
-options and are judged when the hand is settled (:func:`kosolve.scoring.settle`).
+options and are judged when the hand is settled (:func:`kosolve.analysis.scoring.settle`).
 
 Every error names the file and the field in one line:
 
@@ -29,7 +29,7 @@ Every error names the file and the field in one line:
 ...             "hands": {"forehand": ["HK"], "dealer": ["H10"]}}, "deal.json")
 Traceback (most recent call last):
 ...
-kosolve.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10'
+kosolve.model.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10'
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from kosolve.cards import ALL_CARDS, CARD_NAMES, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
-from kosolve.game import (
+from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS, Announcement, announcement_problems
+from kosolve.model.cards import ALL_CARDS, CARD_NAMES, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
+from kosolve.model.game import (
     CONTRACTS,
     FOREHAND,
     SEAT_NAMES,
@@ -52,7 +53,6 @@ from kosolve.game import (
     Seat,
     seat_name,
 )
-from kosolve.scoring import ANNOUNCEMENTS, TIMINGS, Announcement, announcement_problems
 
 FORMAT_VERSION: Final = 1
 """The deal file format this module reads and writes."""
@@ -103,7 +103,7 @@ class Deal:
         """The number (1 to 16) of the first trick of these hands: a whole
         game starts at trick 1, an ending of four cards each at trick 13.
 
-        >>> from kosolve.cards import parse_hand
+        >>> from kosolve.model.cards import parse_hand
         >>> Deal("solo", FOREHAND, (parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"]))).first_trick
         15
         """
@@ -303,7 +303,7 @@ def parse_deal(data: object, source: str) -> Deal:
     >>> parse_deal(dict(data, play=["HK", "I"]), "ending.json")
     Traceback (most recent call last):
     ...
-    kosolve.deal.DealError: ending.json: play[1]: trick 15: I is illegal on HK: the dealer must follow suit
+    kosolve.model.deal.DealError: ending.json: play[1]: trick 15: I is illegal on HK: the dealer must follow suit
     """
     return _Parser(source).deal(data)
 
@@ -326,7 +326,7 @@ def load_deal(path: str | os.PathLike[str]) -> Deal:
     >>> load_deal(folder / "deal.json")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    kosolve.deal.DealError: .../deal.json: line 2, column 14: broken JSON: Expecting value
+    kosolve.model.deal.DealError: .../deal.json: line 2, column 14: broken JSON: Expecting value
     """
     source = os.fspath(path)
     try:
@@ -349,7 +349,7 @@ def deal_to_json(deal: Deal) -> dict[str, object]:
     """The deal file object of ``deal``, with canonical names; it reads back
     as the same deal.
 
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.cards import parse_hand
     >>> deal = Deal("solo", FOREHAND, (parse_hand(["HK", "I"]), parse_hand(["HQ", "XX"])))
     >>> deal_to_json(deal)["hands"]
     {'forehand': ['I', 'HK'], 'dealer': ['XX', 'HQ']}

@@ -44,7 +44,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
-from kosolve._bits cimport (
+from kosolve.engine._bits cimport (
     COUNTING_CARDS, MIDDLE_TAROCKS, SUIT_PIPS, Hand, bit, gather_bits, lowest_card, popcount, scatter_bits,
 )
 

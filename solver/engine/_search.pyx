@@ -9,14 +9,14 @@ face; everything under it runs without the GIL.
 
 from libc.stdint cimport int8_t, uint64_t
 
-from kosolve._bits cimport (
+from kosolve.engine._bits cimport (
     MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, above, bit, card_value, gather_bits,
     legal_replies, lowest_card, pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits,
     trick_thirds, winning_replies,
 )
-from kosolve._alphabeta cimport CUTOFF, NO_GAIN, fold_value
-from kosolve._movegen cimport MAX_MOVES, order_candidates, order_leads, order_replies, reply_candidates, representatives
-from kosolve._tt cimport (
+from kosolve.engine._alphabeta cimport CUTOFF, NO_GAIN, fold_value
+from kosolve.engine._movegen cimport MAX_MOVES, order_candidates, order_leads, order_replies, reply_candidates, representatives
+from kosolve.engine._tt cimport (
     BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, pattern_of, tt_allocate, tt_clear, tt_key, tt_key_without,
     tt_move, tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
 )
@@ -385,7 +385,7 @@ cdef class Solver:
     thirds.  The table is kept between calls: it never changes an answer,
     only the time to find it.
 
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.cards import parse_hand
     >>> solver = Solver(tt_mb=1)
     >>> solver.value(parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"]), 0, 0)
     23

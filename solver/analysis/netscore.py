@@ -6,7 +6,7 @@ up points to keep the Pagat back for the last trick.
 
 The rules are not written twice: every way a hand can finish (which
 thresholds the declarer's thirds reach, which birds won or lost their
-tricks, who took every trick) is scored by :func:`kosolve.scoring.score`
+tricks, who took every trick) is scored by :func:`kosolve.analysis.scoring.score`
 before the search, which only looks the finished hands up.
 
 In the bundled whole deal the dealer declares a Dreiblatt (3) and holds
@@ -14,7 +14,7 @@ four kings (1).  Some lines that are best for points let the forehand's
 Pagat take the last trick, a silent 3 for him; played for the score, the
 dealer stops it and still wins:
 
->>> from kosolve.deal import load_deal
+>>> from kosolve.model.deal import load_deal
 >>> deal = load_deal("examples/whole-deal.json")
 >>> net_score(deal).score
 4
@@ -27,13 +27,13 @@ import time
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve._score import ScoreSolver
-from kosolve.analysis import solve
-from kosolve.cards import PAGAT, Card, card_name
-from kosolve.deal import Deal
-from kosolve.feasibility import ABSOLUT_THIRDS, PANZER_THIRDS
-from kosolve.game import NO_CARD, Position, Seat
-from kosolve.scoring import BIRD_NAMES, DEFAULT_RULES, Outcome, ScoringRules, score, settle
+from kosolve.analysis.scoring import Outcome, ScoringError, score, settle
+from kosolve.analysis.solving import solve
+from kosolve.engine._score import ScoreSolver
+from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
+from kosolve.model.cards import Card, card_name
+from kosolve.model.deal import Deal
+from kosolve.model.game import DEFAULT_RULES, NO_CARD, TRICKS_PER_GAME, Position, Rules, Seat
 
 VALAT_DECLARER: Final = 1
 VALAT_DEFENDER: Final = 2
@@ -47,7 +47,7 @@ class NetScore:
     line: tuple[Card, ...]
     """A line of play that reaches it."""
     points_line_score: int | None
-    """What the point-optimal line of :func:`kosolve.analysis.solve` scores,
+    """What the point-optimal line of :func:`kosolve.analysis.solving.solve` scores,
     for comparison (None when not asked for).  Several lines may be best for
     points; this is the one that search returns."""
     nodes: int
@@ -75,10 +75,10 @@ class _History:
 
 def _history(deal: Deal, position: Position) -> _History:
     replay = deal.position(at=0)
-    holders: list[Seat | None] = [None] * len(BIRD_NAMES)
-    for index in range(len(BIRD_NAMES)):
+    holders: list[Seat | None] = [None] * len(BIRDS)
+    for index, bird in enumerate(BIRDS):
         for seat in (0, 1):
-            if replay.hands[seat] >> (PAGAT + index) & 1:
+            if replay.hands[seat] >> bird.card & 1:
                 holders[index] = seat
     birds = 0
     valat = VALAT_DECLARER | VALAT_DEFENDER
@@ -91,16 +91,17 @@ def _history(deal: Deal, position: Position) -> _History:
             continue
         winner = replay.leader
         valat &= VALAT_DECLARER if winner == deal.declarer else VALAT_DEFENDER
+        trick = TRICKS_PER_GAME + 1 - cards
         for played, seat in ((led, leader), (card, 1 - leader)):
-            index = played - PAGAT
-            if 0 <= index < 4 and 17 - cards == 16 - index:
-                birds |= (1 if seat == winner else 2) << (2 * index)
+            for index, bird in enumerate(BIRDS):
+                if played == bird.card and trick == bird.trick:
+                    birds |= (1 if seat == winner else 2) << (2 * index)
     return _History(birds, valat, tuple(holders))
 
 
-def _leaf_table(deal: Deal, history: _History, rules: ScoringRules) -> list[int]:
+def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
     """The declarer's net game points for every way the hand can finish."""
-    win = rules.game.win_thirds
+    win = rules.win_thirds
     thirds_of_step = (win - 1, win, ABSOLUT_THIRDS, PANZER_THIRDS)
     leaf = [0] * (4 * 256 * 4)
     reachable = [(0, 1, 2) if holder is not None else (0,) for holder in history.holders]
@@ -128,7 +129,7 @@ def net_score(
     deal: Deal,
     position: Position | None = None,
     *,
-    rules: ScoringRules = DEFAULT_RULES,
+    rules: Rules = DEFAULT_RULES,
     solver: ScoreSolver | None = None,
     with_points_line: bool = True,
 ) -> NetScore:
@@ -138,14 +139,14 @@ def net_score(
     only, so the answer never depends on them.  ``with_points_line``
     also scores the point-optimal line, to show where the two differ."""
     if deal.first_trick != 1 or deal.piles is None:
-        raise ValueError("the net score needs a whole game with its piles")
+        raise ScoringError("the net score needs a whole game with its piles")
     position = position or deal.position()
     started = time.perf_counter()
     solver = solver or ScoreSolver()
     nodes_before = solver.nodes
     history = _history(deal, position)
     base = position.declarer_thirds()
-    steps = [rules.game.win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
+    steps = [rules.win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
     leaf = _leaf_table(deal, history, rules)
     value, line = solver.solve(
         position.hands[0],
@@ -169,7 +170,7 @@ def net_score(
     )
 
 
-def _score_of_line(deal: Deal, position: Position, line: tuple[Card, ...], rules: ScoringRules) -> int:
+def _score_of_line(deal: Deal, position: Position, line: tuple[Card, ...], rules: Rules) -> int:
     """The declarer's net score of the hand finished by ``line``: settled
     like any hand played to the end."""
     play = (*position.move_stack, *line)

@@ -1,14 +1,11 @@
-"""Announcements, the scoring table and the settling of a played hand
+"""The scoring table and the settling of a played hand into game points
 (RULES.md §5–§6).
 
 The table is data (:class:`ScoringTable`, :data:`DEFAULT_TABLE`) and so are
-the rule options (:class:`ScoringRules`); :func:`settle` reads both.
+the rule options (:class:`Rules`); :func:`settle` reads both.
 
 >>> DEFAULT_TABLE.row("pagat").announced("zweiblatt", "before"), DEFAULT_TABLE.row("panzer").announced("solo", None)
 (16, 28)
->>> from kosolve.game import FOREHAND
->>> Announcement(FOREHAND, "uhu", "after")
-Announcement(by=0, what='uhu', when='after', kontra=False)
 
 Which cards count as *held* (Trull, Four Kings, Four Birds): RULES.md §5
 counts a player's 16 cards at trick 1 plus his own discards, but a deal
@@ -23,55 +20,37 @@ bird among the untaken talon cards as his: the file cannot tell them apart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from dataclasses import dataclass
+from typing import Final
 
-from kosolve.cards import BIRDS, KINGS, PAGAT, PELIKAN, QUAPIL, TRULL, UHU, Card, Hand
-from kosolve.game import CONTRACTS, GAME_VALUES, SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
+from kosolve.model.announcements import (
+    ABSOLUT_THIRDS,
+    BIRD_NAMES,
+    BIRDS,
+    DECLARER_ANNOUNCEMENTS,
+    PANZER_THIRDS,
+    Announcement,
+    check_announcements,
+)
+from kosolve.model.cards import BIRD_CARDS, KINGS, TRULL, Card, Hand, points_of
+from kosolve.model.deal import Deal
+from kosolve.model.game import (
+    CONTRACTS,
+    DEFAULT_RULES,
+    GAME_VALUES,
+    SEATS,
+    TRICKS_PER_GAME,
+    Position,
+    Rules,
+    Seat,
+    seat_name,
+)
 
-if TYPE_CHECKING:
-    from kosolve.deal import Deal
-
-BIRD_NAMES: Final = ("pagat", "uhu", "pelikan", "quapil")
-"""The four bird announcements, from the Pagat (I) to the Quapil (IV)."""
-DECLARER_GOALS: Final = ("absolut", "panzer", "without_trull", "without_kings")
-"""Announcements only the declarer can make: they are about his points or
-his hand."""
-BONUSES: Final = BIRD_NAMES + DECLARER_GOALS
+BONUSES: Final = BIRD_NAMES + DECLARER_ANNOUNCEMENTS
 """The rows of the scoring table with a value per contract."""
-ANNOUNCEMENTS: Final = (*BIRD_NAMES, "valat", *DECLARER_GOALS)
-"""Everything that can be announced."""
-TIMINGS: Final = ("before", "after")
-"""When a bonus was announced: before or after the declarer exposes the
-talon (a Solo has no talon exchange and so no timing)."""
-
-BIRD_CARDS: Final[dict[str, Card]] = {"pagat": PAGAT, "uhu": UHU, "pelikan": PELIKAN, "quapil": QUAPIL}
-BIRD_TRICKS: Final = {"pagat": 16, "uhu": 15, "pelikan": 14, "quapil": 13}
-"""The trick (1 to 16) each bird must win itself."""
-ABSOLUT_POINTS: Final = 40
-PANZER_POINTS: Final = 50
-HELD: Final[dict[str, Hand]] = {"trull": TRULL, "four_kings": KINGS, "four_birds": BIRDS}
+HELD: Final[dict[str, Hand]] = {"trull": TRULL, "four_kings": KINGS, "four_birds": BIRD_CARDS}
 """The held bonuses and the cards each needs."""
 NEVER_LAID_AWAY: Final[Hand] = KINGS | TRULL
-
-
-def thirds_for_points(points: int) -> int:
-    """The least thirds that round to ``points`` (1/3 rounds down, 2/3 up).
-
-    >>> thirds_for_points(36), thirds_for_points(40), thirds_for_points(50)
-    (107, 119, 149)
-    """
-    return 3 * points - 1
-
-
-def points_of_thirds(thirds: int) -> int:
-    """Thirds rounded to points: 1/3 down, 2/3 up.
-
-    >>> points_of_thirds(106), points_of_thirds(107)
-    (35, 36)
-    """
-    return (thirds + 1) // 3
 
 
 @dataclass(frozen=True)
@@ -105,7 +84,7 @@ class BonusRow:
 class ScoringTable:
     """The scoring table of RULES.md §6 as data: a :class:`BonusRow` per
     bonus, the held bonuses, and the Valat as multiples of the game value G
-    (:data:`kosolve.game.GAME_VALUES`)."""
+    (:data:`kosolve.model.game.GAME_VALUES`)."""
 
     rows: tuple[BonusRow, ...]
     trull: int = 1
@@ -169,103 +148,6 @@ DEFAULT_TABLE: Final = ScoringTable(
 9 for Absolut; Panzer Einblatt 12 / 24)."""
 
 
-@dataclass(frozen=True)
-class ScoringRules:
-    """The rule options of settling (RULES.md §2, §5, §6).
-
-    >>> ScoringRules().game.win_thirds, ScoringRules(game=Rules(win_thirds=106)).game.win_thirds
-    (107, 106)
-    """
-
-    game: Rules = field(default_factory=Rules)
-    """Who wins the game: 107 thirds by default, 106 as an option."""
-    silent_bird_penalty: bool = False
-    """Whether a silent bird played in its trick and beaten costs its silent
-    value (to the player who beat it)."""
-    defender_announcements: bool = False
-    """Whether the defender may announce a bird or the Valat."""
-    kontra: bool = False
-    """Whether an announcement may carry a Kontra, which doubles it."""
-    table: ScoringTable = DEFAULT_TABLE
-
-
-DEFAULT_RULES: Final = ScoringRules()
-
-
-@dataclass(frozen=True)
-class Announcement:
-    """An announcement: ``by`` which seat, ``what`` (one of
-    :data:`ANNOUNCEMENTS`), ``when`` (``"before"`` or ``"after"`` the talon
-    is exposed; None in a Solo, which has no talon), and whether the
-    opponent said ``kontra`` to it (a rule option).
-
-    >>> from kosolve.game import FOREHAND
-    >>> Announcement(FOREHAND, "pagatt", "before")
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown announcement 'pagatt'
-    """
-
-    by: Seat
-    what: str
-    when: str | None = None
-    kontra: bool = False
-
-    def __post_init__(self) -> None:
-        if self.by not in SEATS:
-            raise ValueError(f"unknown seat {self.by!r}")
-        if self.what not in ANNOUNCEMENTS:
-            raise ValueError(f"unknown announcement {self.what!r}")
-        if self.when is not None and self.when not in TIMINGS:
-            raise ValueError(f"unknown timing {self.when!r} (expected before or after)")
-
-    def describe(self) -> str:
-        """The announcement in words, as in the settlement.
-
-        >>> from kosolve.game import FOREHAND
-        >>> Announcement(FOREHAND, "pagat", "before", kontra=True).describe()
-        'pagat announced before, kontra'
-        """
-        text = f"{self.what} announced" + (f" {self.when}" if self.when else "")
-        return text + (", kontra" if self.kontra else "")
-
-
-def announcement_problems(
-    announcements: Sequence[Announcement], contract: str, declarer: Seat
-) -> list[tuple[int, str, str]]:
-    """What breaks the rules in ``announcements`` whatever the rule options,
-    as ``(index, field, message)``: a timing given in a Solo or missing
-    otherwise, a declarer's goal announced by the defender, the same thing
-    announced twice.  A bird the announcer does not hold may be announced.
-
-    >>> from kosolve.game import FOREHAND
-    >>> announcement_problems([Announcement(FOREHAND, "valat")], "dreiblatt", FOREHAND)
-    [(0, 'when', 'required in a dreiblatt: before or after')]
-    """
-    problems: list[tuple[int, str, str]] = []
-    first: dict[str, int] = {}
-    for index, announcement in enumerate(announcements):
-        if contract == "solo" and announcement.when is not None:
-            problems.append((index, "when", "a Solo has no before or after: leave it out"))
-        elif contract != "solo" and announcement.when is None:
-            problems.append((index, "when", f"required in a {contract}: before or after"))
-        if announcement.what in DECLARER_GOALS and announcement.by != declarer:
-            defender = seat_name(announcement.by)
-            problems.append(
-                (index, "by", f"{announcement.what} is the declarer's announcement; the {defender} defends")
-            )
-        if announcement.what in first:
-            problems.append(
-                (
-                    index,
-                    "what",
-                    f"{announcement.what} is already announced at announcements[{first[announcement.what]}]",
-                )
-            )
-        first.setdefault(announcement.what, index)
-    return problems
-
-
 class ScoringError(ValueError):
     """A deal that cannot be settled: not a whole game played out, or
     announcements the rules do not allow."""
@@ -297,7 +179,7 @@ class Settlement:
 
     @property
     def declarer_points(self) -> int:
-        return points_of_thirds(self.declarer_thirds)
+        return points_of(self.declarer_thirds)
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -347,12 +229,12 @@ def outcome_of(deal: Deal) -> Outcome:
     """The outcome of a whole game played out: 16 cards each at trick 1,
     the piles and all 32 cards of the play.
 
-    >>> from kosolve.deal import Deal
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.deal import Deal
+    >>> from kosolve.model.cards import parse_hand
     >>> outcome_of(Deal("solo", 0, (parse_hand(["HK"]), parse_hand(["HQ"]))))
     Traceback (most recent call last):
     ...
-    kosolve.scoring.ScoringError: settling needs a whole game: 16 cards each at trick 1, and the piles
+    kosolve.analysis.scoring.ScoringError: settling needs a whole game: 16 cards each at trick 1, and the piles
     """
     if deal.first_trick != 1 or deal.piles is None:
         raise ScoringError("settling needs a whole game: 16 cards each at trick 1, and the piles")
@@ -372,9 +254,9 @@ def outcome_of(deal: Deal) -> Outcome:
         for card, seat in ((first, leader), (second, 1 - leader)):
             played[card] = (number, seat, position.leader == seat)
     birds: list[tuple[Seat | None, Seat | None]] = []
-    for name in BIRD_NAMES:
-        entry = played.get(BIRD_CARDS[name])
-        if entry is None or entry[0] != BIRD_TRICKS[name]:
+    for bird in BIRDS:
+        entry = played.get(bird.card)
+        if entry is None or entry[0] != bird.trick:
             birds.append((None, None))
         else:
             _, seat, won = entry
@@ -383,32 +265,14 @@ def outcome_of(deal: Deal) -> Outcome:
     return Outcome(position.declarer_thirds(), valat, tuple(birds))
 
 
-def check_announcements(deal: Deal, rules: ScoringRules = DEFAULT_RULES) -> None:
-    """Raise :class:`ScoringError` naming the first announcement the rule
-    options do not allow (a defender's without ``defender_announcements``,
-    a Kontra without ``kontra``) or that breaks the rules whatever they are."""
-    problems = announcement_problems(deal.announcements, deal.contract, deal.declarer)
-    if problems:
-        index, name, message = problems[0]
-        raise ScoringError(f"announcements[{index}].{name}: {message}")
-    for index, announcement in enumerate(deal.announcements):
-        if announcement.by != deal.declarer and not rules.defender_announcements:
-            raise ScoringError(
-                f"announcements[{index}].by: the {seat_name(announcement.by)} defends, "
-                "and defender announcements are off"
-            )
-        if announcement.kontra and not rules.kontra:
-            raise ScoringError(f"announcements[{index}].kontra: Kontra is off")
-
-
-def settle(deal: Deal, rules: ScoringRules = DEFAULT_RULES) -> Settlement:
+def settle(deal: Deal, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAULT_TABLE) -> Settlement:
     """The net game points of a whole game played out, itemised
     (RULES.md §5–§6): :func:`score` of its :func:`outcome_of`.
 
     The forehand leads his sixteen tarocks, the birds last, and takes every
     trick of a Dreiblatt (G = 3): a silent Valat (G × 4) replaces the game.
 
-    >>> from kosolve.deal import parse_deal
+    >>> from kosolve.model.deal import parse_deal
     >>> tarocks = "Sk XXI XX XIX XVIII XVII XVI XV XIV XIII XII XI IV III II I".split()
     >>> faces = [suit + rank for suit in "HDSC" for rank in "KQCJ"]
     >>> deal = parse_deal({"version": 1, "contract": "dreiblatt", "declarer": "forehand",
@@ -429,10 +293,12 @@ def settle(deal: Deal, rules: ScoringRules = DEFAULT_RULES) -> Settlement:
         +1 dealer    four kings held
       forehand +36, dealer -36
     """
-    return score(deal, outcome_of(deal), rules)
+    return score(deal, outcome_of(deal), rules, table)
 
 
-def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> Settlement:
+def score(
+    deal: Deal, outcome: Outcome, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAULT_TABLE
+) -> Settlement:
     """What ``outcome`` scores for ``deal``: its contract, declarer,
     announcements, hands at trick 1 and piles (its play is not read, so an
     outcome not yet played can be scored).
@@ -444,9 +310,9 @@ def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> 
     A bird or the Valat announced by either player is no longer silent
     for the other.  Held bonuses: see the module's notes.
 
-    >>> from kosolve.cards import parse_hand
-    >>> from kosolve.deal import Deal
-    >>> from kosolve.game import FOREHAND
+    >>> from kosolve.model.cards import parse_hand
+    >>> from kosolve.model.deal import Deal
+    >>> from kosolve.model.game import FOREHAND
     >>> deal = Deal("zweiblatt", FOREHAND, (parse_hand(["HK"]), parse_hand(["HQ"])), piles=(0, 0),
     ...             announcements=(Announcement(FOREHAND, "absolut", "before"),))
     >>> [(item.name, item.to, item.points) for item in score(deal, Outcome(declarer_thirds=120)).items]
@@ -456,13 +322,12 @@ def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> 
         raise ScoringError(f"unknown contract {deal.contract!r}")
     if deal.piles is None:
         raise ScoringError("settling needs the piles: the held bonuses count them")
-    check_announcements(deal, rules)
-    table = rules.table
+    check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
     declarer = deal.declarer
     thirds = outcome.declarer_thirds
     value = GAME_VALUES[deal.contract]
     announced = {announcement.what: announcement for announcement in deal.announcements}
-    wins = thirds >= rules.game.win_thirds
+    wins = thirds >= rules.win_thirds
     items: list[Item] = []
 
     def result(announcement: Announcement, worth: int, made: bool) -> Item:
@@ -478,12 +343,12 @@ def score(deal: Deal, outcome: Outcome, rules: ScoringRules = DEFAULT_RULES) -> 
     else:
         winner = declarer if wins else 1 - declarer
         verdict = "won" if wins else "lost"
-        items.append(Item("game", winner, value, f"game {verdict} with {points_of_thirds(thirds)} points"))
+        items.append(Item("game", winner, value, f"game {verdict} with {points_of(thirds)} points"))
 
     hand = deal.hands[declarer]
     goals = {
-        "absolut": thirds >= thirds_for_points(ABSOLUT_POINTS),
-        "panzer": thirds >= thirds_for_points(PANZER_POINTS),
+        "absolut": thirds >= ABSOLUT_THIRDS,
+        "panzer": thirds >= PANZER_THIRDS,
         "without_trull": wins and not hand & TRULL,
         "without_kings": wins and not hand & KINGS,
     }
@@ -513,7 +378,7 @@ def held_bonuses(hands: tuple[Hand, Hand], piles: tuple[Hand, Hand]) -> list[tup
     """``(seat, bonus)`` for every held bonus of :data:`HELD`, read off each
     player's 16 cards at trick 1 and his pile (see the module's notes).
 
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.cards import parse_hand
     >>> held_bonuses((parse_hand(["Sk", "XXI", "I"]), parse_hand(["HK"])), (0, 0))
     [(0, 'trull')]
     """
@@ -525,23 +390,15 @@ def held_bonuses(hands: tuple[Hand, Hand], piles: tuple[Hand, Hand]) -> list[tup
 
 
 __all__ = [
-    "ANNOUNCEMENTS",
-    "BIRD_NAMES",
     "BONUSES",
-    "DECLARER_GOALS",
-    "DEFAULT_RULES",
     "DEFAULT_TABLE",
-    "TIMINGS",
-    "Announcement",
+    "HELD",
     "BonusRow",
     "Item",
     "Outcome",
     "ScoringError",
-    "ScoringRules",
     "ScoringTable",
     "Settlement",
-    "announcement_problems",
-    "check_announcements",
     "held_bonuses",
     "outcome_of",
     "score",

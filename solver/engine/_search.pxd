@@ -5,8 +5,8 @@
 
 from libc.stdint cimport uint64_t
 
-from kosolve._bits cimport Hand
-from kosolve._tt cimport TranspositionTable
+from kosolve.engine._bits cimport Hand
+from kosolve.engine._tt cimport TranspositionTable
 
 
 cdef enum:

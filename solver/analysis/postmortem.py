@@ -7,9 +7,9 @@ to come, with best play from there); a card's loss is how many thirds it
 gave away from its player's side, so the declarer's losses less the
 defender's add up to the value at the start less the value at the end.
 
->>> from kosolve.cards import parse_hand, card_name
->>> from kosolve.deal import Deal
->>> from kosolve.game import FOREHAND
+>>> from kosolve.model.cards import parse_hand, card_name
+>>> from kosolve.model.deal import Deal
+>>> from kosolve.model.game import FOREHAND
 >>> hands = (parse_hand(["HK", "H4"]), parse_hand(["HQ", "I"]))
 >>> deal = Deal("solo", FOREHAND, hands, play=tuple(parse_hand([c]).bit_length() - 1 for c in ["H4", "HQ"]))
 >>> review = postmortem(deal)
@@ -24,15 +24,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from kosolve._score import ScoreSolver
-from kosolve._search import Solver
-from kosolve.analysis import DEFAULT_RULES, new_solver, search_args
-from kosolve.cards import Card, card_name
-from kosolve.deal import Deal
-from kosolve.feasibility import solve_goal
-from kosolve.game import Rules, Seat, seat_name
-from kosolve.netscore import net_score
-from kosolve.scoring import ScoringRules
+from kosolve.analysis.goals import Goal, solve_goal
+from kosolve.analysis.netscore import net_score
+from kosolve.analysis.solving import new_solver, search_args
+from kosolve.engine._score import ScoreSolver
+from kosolve.engine._search import Solver
+from kosolve.model.cards import Card, card_name
+from kosolve.model.deal import Deal
+from kosolve.model.game import DEFAULT_RULES, Rules, Seat, seat_name
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ class GoalTrack:
     """When a goal stopped being makeable along the play."""
 
     seat: Seat
-    goal: str
+    goal: Goal
     makeable_at_start: bool
     lost_at: int | None
     """The index of the card after which it was no longer makeable; None if
@@ -90,7 +89,7 @@ class GoalTrack:
     def to_json(self) -> dict[str, object]:
         return {
             "by": seat_name(self.seat),
-            "what": self.goal,
+            "what": self.goal.name,
             "makeable_at_start": self.makeable_at_start,
             "lost_at_card": self.lost_at,
         }
@@ -137,7 +136,16 @@ class PostMortem:
             "postmortem_summary": {
                 "loss": {"forehand": forehand, "dealer": dealer},
                 **({"net_loss": {"forehand": net[0], "dealer": net[1]}} if net is not None else {}),
-                "costliest": [r.index for r in self.costliest()],
+                "costliest": [
+                    {
+                        "play_index": r.index,
+                        "trick": r.trick,
+                        "player": seat_name(r.player),
+                        "card": card_name(r.card),
+                        "loss": r.loss,
+                    }
+                    for r in self.costliest()
+                ],
                 "goals": [g.to_json() for g in self.goals],
                 "nodes": self.nodes,
                 "ms": round(self.ms, 3),
@@ -148,16 +156,18 @@ class PostMortem:
 def postmortem(
     deal: Deal,
     *,
-    goals: tuple[tuple[Seat, str], ...] = (),
+    goals: tuple[tuple[Seat, Goal], ...] = (),
     solver: Solver | None = None,
     rules: Rules = DEFAULT_RULES,
-    scoring: ScoringRules | None = None,
+    by_score: bool = False,
+    score_solver: ScoreSolver | None = None,
 ) -> PostMortem:
     """Go through the deal's play card by card, one solver (and its table)
     for all of it.  ``goals`` are ``(seat, goal)`` pairs of
-    :mod:`kosolve.feasibility` to follow along the play.  With ``scoring``
-    (a whole game with piles) each card is also judged by the net game
-    points with score-optimal play, a search of its own per card."""
+    :mod:`kosolve.analysis.goals` to follow along the play.  With
+    ``by_score`` (a whole game with piles) each card is also judged by the
+    net game points with score-optimal play, a search of its own per card,
+    on ``score_solver`` when given."""
     solver = solver or new_solver()
     start_nodes = solver.stats["nodes"]
     started = time.perf_counter()
@@ -170,10 +180,10 @@ def postmortem(
         if card is not None:
             position.push(card)
     nets: list[int | None] = [None] * (len(deal.play) + 1)
-    if scoring is not None:
-        score_solver = ScoreSolver()
+    if by_score:
+        score_solver = score_solver or ScoreSolver()
         nets = [
-            net_score(deal, deal.position(at=index), rules=scoring, solver=score_solver, with_points_line=False).score
+            net_score(deal, deal.position(at=index), rules=rules, solver=score_solver, with_points_line=False).score
             for index in range(len(deal.play) + 1)
         ]
     reviews = []
@@ -203,7 +213,7 @@ def postmortem(
     )
 
 
-def _track(deal: Deal, seat: Seat, goal: str, solver: Solver, rules: Rules) -> GoalTrack:
+def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules) -> GoalTrack:
     position = deal.position(at=0)
     makeable = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible
     if makeable:

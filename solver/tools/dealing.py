@@ -6,7 +6,7 @@ picks the declarer and his contract, and the declarer exchanges with the
 talon.  The players' choices follow plausible heuristics, not optimal play:
 the point is positions that look like the ones a solver is asked about.
 
->>> from kosolve.cards import ALL_CARDS
+>>> from kosolve.model.cards import ALL_CARDS
 >>> deal = deal_game(random.Random(7))
 >>> deal.contract in CONTRACTS, [h.bit_count() for h in deal.hands]
 (True, [16, 16])
@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from kosolve.cards import (
+from kosolve.model.cards import (
     CARD_VALUES,
     KINGS,
     SUIT_MASKS,
@@ -34,8 +34,8 @@ from kosolve.cards import (
     suit_of,
     thirds_of,
 )
-from kosolve.deal import Deal
-from kosolve.game import CONTRACTS, DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME, Position, Seat
+from kosolve.model.deal import Deal
+from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME, Position, Seat
 
 TALON_SIZE: Final = 6
 HAND_SIZE: Final = 16
@@ -60,7 +60,7 @@ def discard_problem(hand: Hand, discard: Hand) -> str | None:
     other cards, then no more tarocks than needed.  The same rules govern the
     declarer's lay-away after the talon exchange.
 
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.cards import parse_hand
     >>> hand = parse_hand(["HK", "HQ", "H4", "V", "VI"])
     >>> discard_problem(hand, parse_hand(["HQ", "H4"])) is None
     True
@@ -87,7 +87,7 @@ def is_legal_discard(hand: Hand, discard: Hand) -> bool:
     """Whether laying away ``discard`` from ``hand`` is legal; see
     :func:`discard_problem`.
 
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.cards import parse_hand
     >>> is_legal_discard(parse_hand(["I", "H4"]), parse_hand(["I"]))
     False
     """
@@ -102,7 +102,7 @@ def choose_discard(hand: Hand, count: int, rng: random.Random) -> Hand:
     first (they are safe in his own pile), and tarocks only when he must, the
     lowest ones.  ``rng`` breaks ties.
 
-    >>> from kosolve.cards import parse_hand, hand_names
+    >>> from kosolve.model.cards import parse_hand, hand_names
     >>> hand = parse_hand(["HK", "HQ", "H4", "D1", "D2", "S7", "V", "Sk"])
     >>> hand_names(choose_discard(hand, 3, random.Random(1)))  # void in spades and diamonds
     ['D1', 'D2', 'S7']
@@ -137,7 +137,7 @@ def hand_strength(hand: Hand) -> float:
     """A rough bidding strength of a hand: tarocks, the high ones more, trull
     cards and kings, and voids in the suits (which let tarocks trump).
 
-    >>> from kosolve.cards import parse_hand
+    >>> from kosolve.model.cards import parse_hand
     >>> hand_strength(parse_hand(["Sk", "XXI", "I", "HK"]))  # 3 + 1 + 6 + 1.5 + 1.5
     13.0
     """
@@ -165,7 +165,7 @@ def talon_options(contract: str, talon: Sequence[Card]) -> list[Hand]:
     """The sets of talon cards the declarer may take (RULES.md §3): the top
     or bottom three, the top, middle or bottom pair, any one card, or none.
 
-    >>> from kosolve.cards import hand_names
+    >>> from kosolve.model.cards import hand_names
     >>> [hand_names(o) for o in talon_options("dreiblatt", [48, 2, 20, 33, 10, 0])]
     [['XVII', 'H2', 'SJ'], ['II', 'H4', 'D2']]
     >>> talon_options("solo", [48, 2, 20, 33, 10, 0])
@@ -187,7 +187,7 @@ def exchange(hand: Hand, contract: str, talon: Sequence[Card], rng: random.Rando
     is strongest, counting half a strength point per point of card value laid
     away and against the cards left to the defender.
 
-    >>> from kosolve.cards import HEARTS, DIAMONDS, hand_names
+    >>> from kosolve.model.cards import HEARTS, DIAMONDS, hand_names
     >>> hand = SUIT_MASKS[HEARTS] | SUIT_MASKS[DIAMONDS]
     >>> hand, laid, left = exchange(hand, "einblatt", [20, 53, 21, 50, 49, 48], random.Random(2))
     >>> hand_names(hand & TAROCKS), hand_names(laid), len(hand_names(left))
@@ -226,7 +226,7 @@ def _deal_cards(rng: random.Random) -> tuple[list[Card], list[Hand], list[Hand]]
 def deal_game(rng: random.Random) -> Deal:
     """A whole deal at trick 1, from shuffle to talon exchange.
 
-    >>> from kosolve.game import seat_name
+    >>> from kosolve.model.game import seat_name
     >>> deal = deal_game(random.Random(3))
     >>> deal.contract, seat_name(deal.declarer)
     ('zweiblatt', 'dealer')

@@ -1,4 +1,4 @@
-# The card layout of kosolve.cards, seen from C: hands are 64-bit masks,
+# The card layout of kosolve.model.cards, seen from C: hands are 64-bit masks,
 # bits 0..31 the four suits a byte each (hearts, diamonds, spades, clubs) and
 # bits 32..53 the tarocks, a higher bit always a higher card of its suit.
 

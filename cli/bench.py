@@ -1,0 +1,85 @@
+"""``kosolve bench``: the benchmark of :mod:`kosolve.tools.bench` on the
+command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from kosolve.cli.options import json_option, quiet_option, tt_mb_option
+from kosolve.model.game import TRICKS_PER_GAME
+
+
+@click.command("bench", short_help="Time the solver on dealt positions.")
+@click.option("--deals", type=click.IntRange(min=0), help="Whole deals to solve (default: the standard run).")
+@click.option("--seed", type=int, help="Seed of the dealing; the same seed deals the same positions.")
+@click.option("--endings", type=click.IntRange(min=0), help="Endings to time against the pure-Python reference.")
+@click.option("--ending-tricks", type=click.IntRange(1, TRICKS_PER_GAME), help="Tricks in each ending.")
+@click.option("--postmortems", type=click.IntRange(min=0), help="Whole plays to review card by card.")
+@click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Solve the whole deals this many times; each deal's fastest time counts.",
+)
+@tt_mb_option
+@json_option
+@quiet_option("No progress bar.")
+def bench_command(
+    deals: int | None,
+    seed: int | None,
+    endings: int | None,
+    ending_tricks: int | None,
+    postmortems: int | None,
+    goals: bool,
+    repeat: int,
+    tt_mb: float,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Time the solver on realistic positions: whole deals dealt by the
+    rules (shuffle, discard, talon exchange) from a fixed seed, the
+    feasibility of birds and Valat on them, post-mortems of whole plays, and
+    short endings checked against the pure-Python reference.
+
+    \b
+    Examples:
+      kosolve bench
+      kosolve bench --deals 20 --endings 5 --json
+      kosolve bench --repeat 3   # on a busy machine
+    """
+    from kosolve.tools.bench import run_bench  # loaded only when benchmarking
+
+    given = {
+        "deals": deals,
+        "seed": seed,
+        "endings": endings,
+        "ending_tricks": ending_tricks,
+        "postmortems": postmortems,
+    }
+    options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
+
+    def bench(progress: Callable[[int, int], None] | None) -> Any:
+        try:
+            return run_bench(tt_mb=tt_mb, goals=goals, repeat=repeat, progress=progress, **options)
+        except (MemoryError, ValueError) as error:
+            raise click.ClickException(f"the benchmark failed: {error or 'out of memory'}") from None
+
+    if quiet:
+        report = bench(None)
+    else:
+        with click.progressbar(length=1, label="benchmark", file=sys.stderr) as bar:
+
+            def progress(done: int, total: int) -> None:
+                # The total follows from run_bench's defaults, known only to it.
+                bar.length = total
+                bar.update(done - bar.pos)
+
+            report = bench(progress)
+    click.echo(json.dumps(report.to_json()) if as_json else report.format())

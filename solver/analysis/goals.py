@@ -1,0 +1,240 @@
+"""Which announcements each player can still make: a double-dummy search of
+its own for each (RULES.md §5).
+
+Birds and Valat are goals on the tricks, searched for both players; the
+point targets (win, Absolut, Panzer) and the holding conditions are for the
+declarer; a bird or Valat together with the game win asks for both by one
+strategy, as a declarer who announces both needs.
+
+>>> from kosolve.model.cards import parse_hand, card_name
+>>> from kosolve.model.game import DEALER, FOREHAND, Position
+>>> position = Position((parse_hand(["I", "XXI"]), parse_hand(["HK", "H4"])), declarer=FOREHAND)
+>>> table = feasibility(position)
+>>> table.feasible(FOREHAND, "pagat"), table.feasible(FOREHAND, "valat"), table.feasible(DEALER, "valat")
+(True, True, False)
+>>> [card_name(c) for c in table.get(FOREHAND, "pagat").line]
+['XXI', 'H4', 'I', 'HK']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from kosolve.analysis.solving import new_solver
+from kosolve.engine._search import BIRD, VALAT, Solver
+from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Bird
+from kosolve.model.cards import KINGS, TRULL, Card, Hand, card_name
+from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
+
+TRICK_TARGETS: Final = (*(bird.name for bird in BIRDS), "valat")
+"""Targets on the tricks, searched for both players."""
+POINT_TARGETS: Final = ("win", "absolut", "panzer", "without_trull", "without_kings")
+"""Targets of the declarer alone: point targets and holding conditions."""
+
+
+class GoalError(ValueError):
+    """A goal that does not exist, or that this player or position cannot ask for."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Something a player may force: a ``target`` of :data:`TRICK_TARGETS`
+    or :data:`POINT_TARGETS`, and for the declarer a trick target together
+    with the game win (``with_win``), as a declarer who announces both needs.
+
+    >>> parse_goal("pagat_win")
+    Goal(target='pagat', with_win=True)
+    >>> parse_goal("pagat_win").name, parse_goal("valat").on_tricks
+    ('pagat_win', True)
+    """
+
+    target: str
+    with_win: bool = False
+
+    def __post_init__(self) -> None:
+        if self.target not in TRICK_TARGETS and self.target not in POINT_TARGETS:
+            raise GoalError(f"unknown goal {self.target!r}")
+        if self.with_win and self.target not in TRICK_TARGETS:
+            raise GoalError(f"{self.target} cannot be asked for together with the win")
+
+    @property
+    def name(self) -> str:
+        """The goal's name in tables and JSON: ``pagat``, ``valat_win``, ``absolut``."""
+        return f"{self.target}_win" if self.with_win else self.target
+
+    @property
+    def on_tricks(self) -> bool:
+        """Whether it is a bird or the Valat (searched for either player)."""
+        return self.target in TRICK_TARGETS
+
+    @property
+    def bird(self) -> Bird | None:
+        """The bird it asks for, if it is one."""
+        return next((bird for bird in BIRDS if bird.name == self.target), None)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def parse_goal(name: str) -> Goal:
+    """The goal of that name (:attr:`Goal.name`).
+
+    >>> parse_goal("absolut")
+    Goal(target='absolut', with_win=False)
+    """
+    target = name.removesuffix("_win") if name.endswith("_win") and name != "win" else name
+    return Goal(target, with_win=target != name)
+
+
+TRICK_GOALS: Final = tuple(Goal(target) for target in TRICK_TARGETS)
+"""Goals on the tricks, searched for both players."""
+DECLARER_GOALS: Final = (
+    *(Goal(target) for target in POINT_TARGETS),
+    *(Goal(target, with_win=True) for target in TRICK_TARGETS),
+)
+"""Goals of the declarer alone: point targets, holding conditions, and a
+trick goal together with the game win."""
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    """Whether ``seat`` can force ``goal``, and a line that shows it: one on
+    which he reaches it whatever the other does, or one on which the other
+    stops it whatever he does (up to the trick that decides a trick goal)."""
+
+    seat: Seat
+    goal: Goal
+    feasible: bool
+    line: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class FeasibilityTable:
+    """Every goal for both players."""
+
+    rows: tuple[Feasibility, ...]
+
+    def get(self, seat: Seat, goal: Goal | str) -> Feasibility:
+        """The row of ``seat`` and ``goal``; :class:`KeyError` when the
+        table has none (a declarer's goal for the defender, a point goal
+        without the piles)."""
+        goal = _as_goal(goal)
+        for row in self.rows:
+            if row.seat == seat and row.goal == goal:
+                return row
+        raise KeyError(f"no {goal.name!r} for the {seat_name(seat)}")
+
+    def feasible(self, seat: Seat, goal: Goal | str) -> bool:
+        return self.get(seat, goal).feasible
+
+    def goals(self) -> list[Goal]:
+        """The goals in table order, each once."""
+        return list(dict.fromkeys(row.goal for row in self.rows))
+
+    def to_json(self) -> dict[str, dict[str, bool]]:
+        """``{"forehand": {"pagat": true, ...}, "dealer": {...}}``."""
+        return {seat_name(seat): {r.goal.name: r.feasible for r in self.rows if r.seat == seat} for seat in SEATS}
+
+    def lines_json(self) -> dict[str, dict[str, list[str]]]:
+        """The line behind each answer, in card names, where there is one."""
+        return {
+            seat_name(seat): {
+                r.goal.name: [card_name(c) for c in r.line] for r in self.rows if r.seat == seat and r.line
+            }
+            for seat in SEATS
+        }
+
+
+def starting_hands(position: Position) -> tuple[Hand, Hand]:
+    """The hands before the first card of the position's play."""
+    start = position.copy()
+    while start.move_stack:
+        start.pop()
+    return start.hands[0], start.hands[1]
+
+
+def _as_goal(goal: Goal | str) -> Goal:
+    return goal if isinstance(goal, Goal) else parse_goal(goal)
+
+
+def goal_thirds(goal: Goal, rules: Rules) -> int:
+    """The declarer's final thirds that a point goal asks for."""
+    return {"absolut": ABSOLUT_THIRDS, "panzer": PANZER_THIRDS}.get(goal.target, rules.win_thirds)
+
+
+def solve_goal(
+    position: Position,
+    seat: Seat,
+    goal: Goal | str,
+    *,
+    solver: Solver | None = None,
+    rules: Rules = DEFAULT_RULES,
+    with_line: bool = True,
+) -> Feasibility:
+    """Whether ``seat`` can force ``goal`` from ``position``: one of
+    :data:`TRICK_GOALS` for either player, or (for the declarer, with the
+    piles known) one of :data:`DECLARER_GOALS`.
+
+    Valat counts the tricks of the position's play too: a player who lost
+    one there cannot make it.
+    """
+    goal = _as_goal(goal)
+    solver = solver or new_solver()
+    led = position.led
+    args = (position.hands[0], position.hands[1], position.leader)
+    if (goal.with_win or not goal.on_tricks) and seat != position.declarer:
+        raise GoalError(f"{goal.name} is a goal of the declarer")
+    if goal.on_tricks:
+        need = rules.win_thirds - _declarer_thirds(position) if goal.with_win else 0
+        call = solver.goal_line if with_line else _no_line(solver.goal_feasible)
+        bird = goal.bird
+        if bird is None:
+            if position.tricks_won[seat] < len(position.move_stack) // 2:
+                return Feasibility(seat, goal, False, ())
+            feasible, line = call(*args, seat, led, goal=VALAT, need=need)
+        else:
+            feasible, line = call(*args, seat, led, goal=BIRD, bird=bird.card, trick=bird.trick, need=need)
+        return Feasibility(seat, goal, feasible, tuple(line))
+    search = (*args, position.declarer, led)
+    start = starting_hands(position)[position.declarer]
+    target = goal.target
+    holding_ok = not (target == "without_trull" and start & TRULL) and not (target == "without_kings" and start & KINGS)
+    feasible = holding_ok and solver.reaches(*search, need=goal_thirds(goal, rules) - _declarer_thirds(position))
+    shown = tuple(solver.line(*search)) if with_line and not position.is_over() else ()
+    return Feasibility(seat, goal, feasible, shown)
+
+
+def _declarer_thirds(position: Position) -> int:
+    if position.piles is None:
+        raise GoalError("point goals need the piles")
+    return position.declarer_thirds()
+
+
+def _no_line(feasible: Callable[..., bool]) -> Callable[..., tuple[bool, list[Card]]]:
+    return lambda *args, **kwargs: (feasible(*args, **kwargs), [])
+
+
+def feasibility(
+    position: Position,
+    *,
+    solver: Solver | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> FeasibilityTable:
+    """Solve every goal of RULES.md §5 for both players in ``position``.
+
+    Point targets need the piles; without them the declarer's goals are
+    left out.  The held bonuses are facts, not goals: see
+    :func:`kosolve.analysis.scoring.held_bonuses`.
+    """
+    solver = solver or new_solver()
+    rows = [solve_goal(position, seat, goal, solver=solver, rules=rules) for seat in SEATS for goal in TRICK_GOALS]
+    if position.piles is not None:
+        declarer = position.declarer
+        # One optimal line shows every point goal, made or not.
+        line = solve_goal(position, declarer, "win", solver=solver, rules=rules).line
+        for goal in DECLARER_GOALS:
+            row = solve_goal(position, declarer, goal, solver=solver, rules=rules, with_line=goal.on_tricks)
+            rows.append(row if goal.on_tricks else Feasibility(declarer, goal, row.feasible, line))
+    return FeasibilityTable(tuple(rows))

@@ -1,0 +1,183 @@
+"""The one orchestration: what kosolve computes for a deal file.
+
+:func:`analyse` decides, for a deal and the :class:`Options` asked for,
+which searches run: the value and every card's value, the announcements
+each player can still force, the score-optimal value, the review of the
+play and the settlement.  The command line calls it, and so will every
+other front end; none of them repeats that logic.  An :class:`Analyser`
+keeps the tables warm across deals.
+
+>>> from kosolve.model.deal import load_deal
+>>> report = analyse(load_deal("examples/ending.json"))
+>>> report.solution.thirds, report.solution.result, report.feasibility is not None
+(111, 'won', True)
+>>> report.to_json()["format"], report.to_json()["at"]
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from kosolve.analysis.goals import FeasibilityTable, Goal, feasibility, parse_goal
+from kosolve.analysis.netscore import NetScore, net_score
+from kosolve.analysis.postmortem import PostMortem, postmortem
+from kosolve.analysis.scoring import Settlement, held_bonuses, settle
+from kosolve.analysis.solving import Solution, new_solver, solve
+from kosolve.engine._score import ScoreSolver
+from kosolve.engine._search import DEFAULT_TT_MB, Solver
+from kosolve.model.announcements import check_announcements
+from kosolve.model.deal import Deal
+from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
+
+FORMAT_VERSION: Final = 1
+"""The version of the JSON object :meth:`Report.to_json` writes
+(docs/json.md)."""
+
+
+class OptionsError(ValueError):
+    """Options that do not apply to the deal: a ``--at`` beyond its play,
+    announcements the rule options forbid."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to compute for a deal.
+
+    ``moves`` asks for every legal card's value and an optimal line, the
+    rest for one analysis each; ``score`` for the score-optimal search
+    (None: when the deal has announcements and can be scored).
+    """
+
+    rules: Rules = DEFAULT_RULES
+    at: int | None = None
+    """Analyse the position after the first ``at`` cards of the play (all of it by default)."""
+    moves: bool = True
+    feasibility: bool = True
+    postmortem: bool = True
+    score: bool | None = None
+    settle: bool = True
+
+    @classmethod
+    def value_only(cls, rules: Rules = DEFAULT_RULES, at: int | None = None) -> Options:
+        """Only the value of the position: the fastest answer."""
+        return cls(rules=rules, at=at, moves=False, feasibility=False, postmortem=False, score=False, settle=False)
+
+
+def can_score(deal: Deal) -> bool:
+    """Whether the score-optimal search applies: a whole game with piles."""
+    return deal.first_trick == 1 and deal.piles is not None
+
+
+def check(deal: Deal, options: Options) -> None:
+    """Raise :class:`OptionsError` when ``options`` cannot apply to ``deal``;
+    a front end checks every deal before solving any."""
+    if options.at is not None and options.at > len(deal.play):
+        raise OptionsError(f"--at {options.at} is beyond the play, which has {len(deal.play)} cards")
+    try:
+        check_announcements(deal.announcements, deal.contract, deal.declarer, options.rules)
+    except ValueError as error:
+        raise OptionsError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything :func:`analyse` computed for one deal; None where not asked for or not applicable."""
+
+    deal: Deal
+    at: int
+    """The number of cards of the play before the position solved."""
+    solution: Solution
+    feasibility: FeasibilityTable | None
+    postmortem: PostMortem | None
+    net: NetScore | None
+    settlement: Settlement | None
+    held: tuple[tuple[Seat, str], ...] | None
+    """The held bonuses (Trull, Four Kings, Four Birds) of each seat, when
+    the deal is a whole game with piles."""
+
+    @property
+    def position(self) -> Position:
+        return self.deal.position(self.at)
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``kosolve --json`` (docs/json.md), without the file name."""
+        data: dict[str, object] = {
+            "format": FORMAT_VERSION,
+            "contract": self.deal.contract,
+            "at": self.at,
+            **self.solution.to_json(),
+        }
+        if self.held is not None:
+            data["held"] = {seat_name(seat): [name for s, name in self.held if s == seat] for seat in SEATS}
+        if self.feasibility is not None:
+            data["feasible"] = self.feasibility.to_json()
+            data["feasible_lines"] = self.feasibility.lines_json()
+        if self.postmortem is not None:
+            data.update(self.postmortem.to_json())
+        if self.settlement is not None:
+            data["settlement"] = self.settlement.to_json()
+        if self.net is not None:
+            data["net_score"] = self.net.to_json()
+        return data
+
+
+class Analyser:
+    """The searches' tables, made once and reused across deals (the score
+    search's only when a deal first needs it).  Tables speed solving up but
+    never change an answer."""
+
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB) -> None:
+        self.solver: Solver = new_solver(tt_mb)
+        self._score_solver: ScoreSolver | None = None
+
+    @property
+    def score_solver(self) -> ScoreSolver:
+        if self._score_solver is None:
+            self._score_solver = ScoreSolver()
+        return self._score_solver
+
+    def analyse(self, deal: Deal, options: Options = Options()) -> Report:
+        """See :func:`analyse`."""
+        check(deal, options)
+        rules = options.rules
+        at = len(deal.play) if options.at is None else options.at
+        position = deal.position(at)
+        solver = self.solver
+        solution = solve(position, solver=solver, rules=rules, with_moves=options.moves, with_line=options.moves)
+        table = feasibility(position, solver=solver, rules=rules) if options.feasibility else None
+        by_score = can_score(deal) and (options.score if options.score is not None else bool(deal.announcements))
+        net = net_score(deal, position, rules=rules, solver=self.score_solver) if by_score else None
+        played = deal.play[:at]
+        review = None
+        if options.postmortem and played:
+            review = postmortem(
+                replace(deal, play=played),
+                goals=_followed_goals(deal),
+                solver=solver,
+                rules=rules,
+                by_score=by_score,
+                score_solver=self.score_solver if by_score else None,
+            )
+        finished = can_score(deal) and position.is_over()
+        settlement = settle(deal, rules) if options.settle and finished else None
+        whole = deal.piles is not None and deal.first_trick == 1
+        held = tuple(held_bonuses(deal.hands, deal.piles)) if whole and deal.piles is not None else None
+        return Report(deal, at, solution, table, review, net, settlement, held)
+
+
+def _followed_goals(deal: Deal) -> tuple[tuple[Seat, Goal], ...]:
+    """The announcements the post-mortem follows along the play: every one
+    the deal can judge (point goals need the piles; trick goals never do)."""
+    goals = ((a.by, parse_goal(a.what)) for a in deal.announcements)
+    return tuple((seat, goal) for seat, goal in goals if goal.on_tricks or deal.piles is not None)
+
+
+def analyse(deal: Deal, options: Options = Options(), *, analyser: Analyser | None = None) -> Report:
+    """Analyse ``deal`` as ``options`` ask; pass an ``analyser`` to reuse its
+    tables.  Raises :class:`OptionsError` when the options do not apply."""
+    return (analyser or Analyser()).analyse(deal, options)
+
+
+__all__ = ["FORMAT_VERSION", "Analyser", "Options", "OptionsError", "Report", "analyse", "check"]
