@@ -202,7 +202,7 @@ def test_examples_are_valid_deals() -> None:
 
 @pytest.mark.parametrize("name", ["whole-deal.json", "played.json"])
 def test_whole_deal_examples_have_piles_as_dealt(name: str) -> None:
-    """RULES.md §3: the declarer's pile is his 8 discards and the k cards he
+    """docs/rules.md §3: the declarer's pile is his 8 discards and the k cards he
     laid away, none a king or a trull card; the defender's is his 8 discards
     and the 6 - k talon cards left."""
     deal = load_deal(EXAMPLES / name)

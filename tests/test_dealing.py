@@ -1,4 +1,4 @@
-"""Deals made by the dealing procedure follow RULES.md §3."""
+"""Deals made by the dealing procedure follow docs/rules.md §3."""
 
 from __future__ import annotations
 

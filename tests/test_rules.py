@@ -1,4 +1,4 @@
-"""The rules of RULES.md §1, §2 and §4 in every implementation kosolve has:
+"""The rules of docs/rules.md §1, §2 and §4 in every implementation kosolve has:
 kosolve.model.cards and kosolve.model.game (Python), the C pieces of kosolve.engine._search, and
 kosolve.tools.reference, which reads everything off the card names.
 

@@ -1,4 +1,4 @@
-"""Settling played hands against RULES.md §5–§6.
+"""Settling played hands against docs/rules.md §5–§6.
 
 Every expected figure below is worked out by hand in the comments from the
 rule book; the deals are built so that the arithmetic stays short.  Card
@@ -184,7 +184,7 @@ RULES_MD_TABLE = """\
 | Trull held | 1 | | | | |
 | Four Kings held | 1 | | | | |
 | Four Birds held | 3 | | | | |"""
-"""RULES.md §6, copied."""
+"""docs/rules.md §6, copied."""
 
 
 def test_the_table_is_the_rule_book_s() -> None:
@@ -236,7 +236,7 @@ def test_the_defender_makes_silent_valat_and_birds() -> None:
 # declarer's goals on NO_TRULL (163 thirds ≥ 149, no trull card, no king;
 # silent: valat 12, Four Kings −1: 11 + value).
 CELLS = {
-    # after / before for Dreiblatt, Zweiblatt, Einblatt, then Solo (RULES.md §6)
+    # after / before for Dreiblatt, Zweiblatt, Einblatt, then Solo (docs/rules.md §6)
     "pagat": (6, 12, 8, 16, 10, 20, 24),
     "uhu": (7, 14, 10, 20, 12, 24, 28),
     "pelikan": (8, 16, 12, 24, 14, 28, 32),
@@ -248,7 +248,7 @@ CELLS = {
 }
 COLUMNS = [(contract, when) for contract in ("dreiblatt", "zweiblatt", "einblatt") for when in ("after", "before")]
 GAME_VALUE = {"dreiblatt": 3, "zweiblatt": 6, "einblatt": 9, "solo": 12}
-"""RULES.md §3, copied."""
+"""docs/rules.md §3, copied."""
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Which announcements each player can still make: a double-dummy search of
-its own for each (RULES.md §5).
+its own for each (docs/rules.md §5).
 
 Birds and Valat are goals on the tricks, searched for both players; the
 point targets (win, Absolut, Panzer) and the holding conditions are for the
@@ -222,7 +222,7 @@ def feasibility(
     solver: Solver | None = None,
     rules: Rules = DEFAULT_RULES,
 ) -> FeasibilityTable:
-    """Solve every goal of RULES.md §5 for both players in ``position``.
+    """Solve every goal of docs/rules.md §5 for both players in ``position``.
 
     Point targets need the piles; without them the declarer's goals are
     left out.  The held bonuses are facts, not goals: see

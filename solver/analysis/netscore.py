@@ -1,5 +1,5 @@
 """Score-optimal analysis: the double-dummy value of the declarer's net game
-points with the announcements made (RULES.md §5–§7), the declarer
+points with the announcements made (docs/rules.md §5–§7), the declarer
 maximising his net score and the defender minimising it, and a line that
 reaches it.  It may differ from the point-optimal line: a declarer may give
 up points to keep the Pagat back for the last trick.

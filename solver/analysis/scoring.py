@@ -1,5 +1,5 @@
 """The scoring table and the settling of a played hand into game points
-(RULES.md §5–§6).
+(docs/rules.md §5–§6).
 
 The table is data (:class:`ScoringTable`, :data:`DEFAULT_TABLE`) and so are
 the rule options (:class:`Rules`); :func:`settle` reads both.
@@ -7,7 +7,7 @@ the rule options (:class:`Rules`); :func:`settle` reads both.
 >>> DEFAULT_TABLE.row("pagat").announced("zweiblatt", "before"), DEFAULT_TABLE.row("panzer").announced("solo", None)
 (16, 28)
 
-Which cards count as *held* (Trull, Four Kings, Four Birds): RULES.md §5
+Which cards count as *held* (Trull, Four Kings, Four Birds): docs/rules.md §5
 counts a player's 16 cards at trick 1 plus his own discards, but a deal
 file's pile mixes his discards with the talon cards he did not choose (the
 defender's pile holds the talon cards the declarer left).  Kings and trull
@@ -82,7 +82,7 @@ class BonusRow:
 
 @dataclass(frozen=True)
 class ScoringTable:
-    """The scoring table of RULES.md §6 as data: a :class:`BonusRow` per
+    """The scoring table of docs/rules.md §6 as data: a :class:`BonusRow` per
     bonus, the held bonuses, and the Valat as multiples of the game value G
     (:data:`kosolve.model.game.GAME_VALUES`)."""
 
@@ -112,7 +112,7 @@ class ScoringTable:
         return {"trull": self.trull, "four_kings": self.four_kings, "four_birds": self.four_birds}[name]
 
     def markdown(self) -> str:
-        """The table as printed in RULES.md §6.
+        """The table as printed in docs/rules.md §6.
 
         >>> print(DEFAULT_TABLE.markdown().splitlines()[2])
         | Pagat ultimo | 3 | 6 / 12 | 8 / 16 | 10 / 20 | 24 |
@@ -144,7 +144,7 @@ DEFAULT_TABLE: Final = ScoringTable(
         BonusRow("without_kings", "Without kings", None, (1, 2), (2, 4), (3, 6), 9),
     )
 )
-"""The scoring table of RULES.md §6, pattern-breaking cells included (Solo
+"""The scoring table of docs/rules.md §6, pattern-breaking cells included (Solo
 9 for Absolut; Panzer Einblatt 12 / 24)."""
 
 
@@ -267,7 +267,7 @@ def outcome_of(deal: Deal) -> Outcome:
 
 def settle(deal: Deal, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAULT_TABLE) -> Settlement:
     """The net game points of a whole game played out, itemised
-    (RULES.md §5–§6): :func:`score` of its :func:`outcome_of`.
+    (docs/rules.md §5–§6): :func:`score` of its :func:`outcome_of`.
 
     The forehand leads his sixteen tarocks, the birds last, and takes every
     trick of a Dreiblatt (G = 3): a silent Valat (G × 4) replaces the game.

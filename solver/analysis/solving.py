@@ -77,7 +77,7 @@ class Solution:
 
     @property
     def points(self) -> int:
-        """The declarer's final points, rounded (RULES.md §2)."""
+        """The declarer's final points, rounded (docs/rules.md §2)."""
         return points_of(self.thirds)
 
     @property

@@ -1,4 +1,4 @@
-"""What can be announced (RULES.md §5): the birds, Valat and the declarer's
+"""What can be announced (docs/rules.md §5): the birds, Valat and the declarer's
 goals, when, and by whom; the :class:`Announcement` value object and the
 checks that hold whatever the rule options, or that the options decide.
 

@@ -223,7 +223,7 @@ def hand_names(hand: Hand) -> list[str]:
 
 def thirds_of(hand: Hand) -> int:
     """What a pile of cards counts, in thirds of a point: three times the
-    value sum, less two for every card (RULES.md §2).
+    value sum, less two for every card (docs/rules.md §2).
 
     >>> thirds_of(ALL_CARDS)
     210

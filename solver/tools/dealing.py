@@ -1,4 +1,4 @@
-"""Realistic whole deals made by the dealing procedure of RULES.md §3.
+"""Realistic whole deals made by the dealing procedure of docs/rules.md §3.
 
 A deal is shuffled and dealt as at the table (talon, hand cards, personal
 cards), each player lays away eight hand cards, a simple strength estimate
@@ -55,7 +55,7 @@ is rare."""
 
 def discard_problem(hand: Hand, discard: Hand) -> str | None:
     """Why laying away ``discard`` from ``hand`` breaks the discard rules, or
-    None when it is legal (RULES.md §3): the cards must be in the hand, no
+    None when it is legal (docs/rules.md §3): the cards must be in the hand, no
     king or trull card may go, and tarocks only when the hand has too few
     other cards, then no more tarocks than needed.  The same rules govern the
     declarer's lay-away after the talon exchange.
@@ -162,7 +162,7 @@ def bid(strength: float) -> str:
 
 
 def talon_options(contract: str, talon: Sequence[Card]) -> list[Hand]:
-    """The sets of talon cards the declarer may take (RULES.md §3): the top
+    """The sets of talon cards the declarer may take (docs/rules.md §3): the top
     or bottom three, the top, middle or bottom pair, any one card, or none.
 
     >>> from kosolve.model.cards import hand_names

@@ -1,4 +1,4 @@
-"""A slow, plain minimax over card names, written straight from RULES.md §1,
+"""A slow, plain minimax over card names, written straight from docs/rules.md §1,
 §2 and §4, to hold the fast search to.
 
 It shares no code with the rest of kosolve on purpose: a card's suit, rank
@@ -28,7 +28,7 @@ SEATS: Final = ("forehand", "dealer")
 TAROCK: Final = "T"
 """The suit of the tarocks, as :func:`suit` gives it."""
 
-# Written high to low, as RULES.md §1 lists them.
+# Written high to low, as docs/rules.md §1 lists them.
 _RED_HIGH_TO_LOW: Final = ("K", "Q", "C", "J", "1", "2", "3", "4")
 _BLACK_HIGH_TO_LOW: Final = ("K", "Q", "C", "J", "10", "9", "8", "7")
 _TAROCK_NAMES: Final = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI",
@@ -56,7 +56,7 @@ def _roman(numeral: str) -> int:
 
 
 def all_card_names() -> list[str]:
-    """The canonical names of all 54 cards, spelt out from RULES.md §1.
+    """The canonical names of all 54 cards, spelt out from docs/rules.md §1.
 
     >>> names = all_card_names(); len(names), names[0], names[-1]
     (54, 'HK', 'Sk')
@@ -119,7 +119,7 @@ def rank(name: str) -> int:
 @cache
 def card_value(name: str) -> int:
     """The counting value: 5 for kings and the trull, 4 queens, 3 cavaliers,
-    2 jacks, 1 every other card (RULES.md §2).
+    2 jacks, 1 every other card (docs/rules.md §2).
 
     >>> [card_value(n) for n in ("SK", "Sk", "XXI", "I", "II", "DQ", "CC", "HJ", "H1", "S10")]
     [5, 5, 5, 5, 1, 4, 3, 2, 1, 1]
@@ -304,7 +304,7 @@ def reference_value(
 
 
 BIRD_TRICKS = {"I": 16, "II": 15, "III": 14, "IV": 13}
-"""The trick each bird must win itself (RULES.md §5)."""
+"""The trick each bird must win itself (docs/rules.md §5)."""
 
 
 def reference_goal(
