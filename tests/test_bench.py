@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from kosolve.tools.bench import BenchReport, DealTiming, EndingTiming, Spread, run_bench
+from kosolve.tools.bench import BenchError, BenchReport, DealTiming, EndingTiming, Spread, run_bench
 from kosolve.tools.dealing import deal_games
 
 
@@ -75,7 +75,7 @@ def test_repeated_runs_keep_the_fastest_time_and_the_same_nodes() -> None:
     assert done == [(n, 6) for n in range(1, 7)]
     assert thrice.repeat == 3 and thrice.to_json()["repeat"] == 3
     assert "the fastest of 3 runs each" in thrice.format()
-    with pytest.raises(ValueError, match="at least once"):
+    with pytest.raises(BenchError, match="at least once"):
         run_bench(deals=1, endings=0, repeat=0)
 
 
@@ -100,5 +100,5 @@ def test_a_disagreement_shows_in_the_report() -> None:
 
 
 def test_negative_counts_are_refused() -> None:
-    with pytest.raises(ValueError, match="negative"):
+    with pytest.raises(BenchError, match="negative"):
         run_bench(deals=-1, endings=0)

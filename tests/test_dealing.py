@@ -10,6 +10,7 @@ from kosolve.model.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, mas
 from kosolve.model.deal import Deal
 from kosolve.model.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
 from kosolve.tools.dealing import (
+    DealingError,
     _deal_cards,
     choose_discard,
     deal_game,
@@ -112,7 +113,7 @@ def test_choose_discard_lays_tarocks_only_when_forced() -> None:
 
 
 def test_choose_discard_refuses_an_impossible_count() -> None:
-    with pytest.raises(ValueError, match="cannot lay away"):
+    with pytest.raises(DealingError, match="cannot lay away"):
         choose_discard(KINGS | TRULL | parse_hand(["H4"]), 2, random.Random(0))
 
 
@@ -182,7 +183,7 @@ def test_ending_piles_hold_the_tricks_won() -> None:
 
 
 def test_random_ending_rejects_a_bad_trick_count() -> None:
-    with pytest.raises(ValueError, match="max_tricks"):
+    with pytest.raises(DealingError, match="max_tricks"):
         random_ending(random.Random(0), 17)
 
 

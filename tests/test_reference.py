@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kosolve.tools.reference import reference_move_values, reference_value
+from kosolve.tools.reference import ReferenceInputError, reference_move_values, reference_value
 
 
 def test_one_trick_follow_suit() -> None:
@@ -125,10 +125,10 @@ def test_no_cards_left() -> None:
     ],
 )
 def test_bad_positions_are_refused(forehand: list[str], dealer: list[str], led: str | None) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ReferenceInputError):
         reference_value(forehand, dealer, leader="forehand", declarer="forehand", led=led)
 
 
 def test_bad_seats_are_refused() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ReferenceInputError):
         reference_value(["HK"], ["HQ"], leader="north", declarer="forehand")

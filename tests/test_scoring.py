@@ -192,7 +192,7 @@ def test_the_table_is_the_rule_book_s() -> None:
 
 
 def test_a_table_needs_every_row() -> None:
-    with pytest.raises(ValueError, match="one row for each"):
+    with pytest.raises(ScoringError, match="one row for each"):
         ScoringTable(rows=DEFAULT_TABLE.rows[1:])
 
 

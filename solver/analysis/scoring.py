@@ -53,6 +53,11 @@ HELD: Final[dict[str, Hand]] = {"trull": TRULL, "four_kings": KINGS, "four_birds
 NEVER_LAID_AWAY: Final[Hand] = KINGS | TRULL
 
 
+class ScoringError(ValueError):
+    """A deal that cannot be settled (not a whole game played out), or a
+    scoring table that is not whole."""
+
+
 @dataclass(frozen=True)
 class BonusRow:
     """One row of the scoring table: the silent value (None for "–": the
@@ -98,7 +103,7 @@ class ScoringTable:
     def __post_init__(self) -> None:
         names = sorted(row.name for row in self.rows)
         if names != sorted(BONUSES):
-            raise ValueError(f"a scoring table needs one row for each of {', '.join(BONUSES)}")
+            raise ScoringError(f"a scoring table needs one row for each of {', '.join(BONUSES)}")
 
     def row(self, name: str) -> BonusRow:
         """The row of the bonus ``name`` (one of :data:`BONUSES`)."""
@@ -146,11 +151,6 @@ DEFAULT_TABLE: Final = ScoringTable(
 )
 """The scoring table of docs/rules.md §6, pattern-breaking cells included (Solo
 9 for Absolut; Panzer Einblatt 12 / 24)."""
-
-
-class ScoringError(ValueError):
-    """A deal that cannot be settled: not a whole game played out, or
-    announcements the rules do not allow."""
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,10 @@ DEFAULT_ENDING_TRICKS = 8
 DEFAULT_POSTMORTEMS = 10
 
 
+class BenchError(ValueError):
+    """Benchmark settings that cannot be run."""
+
+
 @dataclass(frozen=True)
 class Spread:
     """Median, 90th and 95th percentile and maximum of a set of figures."""
@@ -331,9 +335,9 @@ def run_bench(
     first, then endings; the endings take most of the time of a short run,
     since the reference search is slow."""
     if deals < 0 or endings < 0 or postmortems < 0:
-        raise ValueError("the numbers of deals, endings and post-mortems must not be negative")
+        raise BenchError("the numbers of deals, endings and post-mortems must not be negative")
     if repeat < 1:
-        raise ValueError("each deal must be solved at least once")
+        raise BenchError("each deal must be solved at least once")
     solver = new_solver(tt_mb)
     postmortems = min(postmortems, deals)
     total = deals * repeat + endings + postmortems

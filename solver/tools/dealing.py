@@ -53,6 +53,10 @@ above Dreiblatt; tuned so that most deals are Dreiblatt or Zweiblatt and Solo
 is rare."""
 
 
+class DealingError(ValueError):
+    """A dealing request the procedure cannot meet."""
+
+
 def discard_problem(hand: Hand, discard: Hand) -> str | None:
     """Why laying away ``discard`` from ``hand`` breaks the discard rules, or
     None when it is legal (docs/rules.md §3): the cards must be in the hand, no
@@ -110,7 +114,7 @@ def choose_discard(hand: Hand, count: int, rng: random.Random) -> Hand:
     plain = hand & ~TAROCKS & ~KEPT
     tarocks = sorted(cards_of(hand & TAROCKS & ~KEPT))
     if count > plain.bit_count() + len(tarocks):
-        raise ValueError(f"cannot lay away {count} cards from {plain.bit_count() + len(tarocks)} that may go")
+        raise DealingError(f"cannot lay away {count} cards from {plain.bit_count() + len(tarocks)} that may go")
     if count >= plain.bit_count():
         return plain | mask_of(tarocks[: count - plain.bit_count()])
     noise = {card: rng.random() for card in cards_of(plain)}
@@ -272,7 +276,7 @@ def random_ending(rng: random.Random, max_tricks: int) -> Deal:
     210
     """
     if not 0 <= max_tricks <= TRICKS_PER_GAME:
-        raise ValueError(f"max_tricks must be 0 to {TRICKS_PER_GAME}, not {max_tricks}")
+        raise DealingError(f"max_tricks must be 0 to {TRICKS_PER_GAME}, not {max_tricks}")
     deal = deal_game(rng)
     assert deal.piles is not None
     position = deal.position()

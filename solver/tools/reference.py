@@ -23,6 +23,11 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Final
 
+
+class ReferenceInputError(ValueError):
+    """A card name or position the reference does not take."""
+
+
 SEATS: Final = ("forehand", "dealer")
 
 TAROCK: Final = "T"
@@ -77,7 +82,7 @@ def check_name(name: str) -> str:
     >>> check_name("D10")
     Traceback (most recent call last):
     ...
-    ValueError: not a canonical card name: 'D10'
+    kosolve.tools.reference.ReferenceInputError: not a canonical card name: 'D10'
     """
     if name in _TAROCK_NAMES:
         return name
@@ -85,7 +90,7 @@ def check_name(name: str) -> str:
         return name
     if len(name) >= 2 and name[0] in "SC" and name[1:] in _BLACK_HIGH_TO_LOW:
         return name
-    raise ValueError(f"not a canonical card name: {name!r}")
+    raise ReferenceInputError(f"not a canonical card name: {name!r}")
 
 
 @cache
@@ -226,7 +231,7 @@ def play(hands: Hands, leader: str, led: str | None, card: str, declarer: str) -
     mover = leader if led is None else other(leader)
     hand = hands[SEATS.index(mover)]
     if card not in legal_cards(hand, led):
-        raise ValueError(f"{card} is not a legal card for the {mover} (holding {sorted(hand)}, led {led})")
+        raise ReferenceInputError(f"{card} is not a legal card for the {mover} (holding {sorted(hand)}, led {led})")
     rest = hand - {card}
     after: Hands = (rest, hands[1]) if mover == "forehand" else (hands[0], rest)
     if led is None:
@@ -240,13 +245,13 @@ def _check(forehand: Iterable[str], dealer: Iterable[str], leader: str, declarer
     fh = [check_name(name) for name in forehand]
     dl = [check_name(name) for name in dealer]
     if leader not in SEATS or declarer not in SEATS:
-        raise ValueError(f"seats are 'forehand' or 'dealer', not {leader!r} / {declarer!r}")
+        raise ReferenceInputError(f"seats are 'forehand' or 'dealer', not {leader!r} / {declarer!r}")
     everything = fh + dl + ([check_name(led)] if led is not None else [])
     if len(set(everything)) != len(everything):
-        raise ValueError("a card is named twice")
+        raise ReferenceInputError("a card is named twice")
     lead_count, follow_count = (len(fh), len(dl)) if leader == "forehand" else (len(dl), len(fh))
     if lead_count + (1 if led is not None else 0) != follow_count:
-        raise ValueError("the leader must hold as many cards as the follower, one fewer with a card led")
+        raise ReferenceInputError("the leader must hold as many cards as the follower, one fewer with a card led")
     return frozenset(fh), frozenset(dl)
 
 
