@@ -118,7 +118,7 @@ def solve_command(
       kosolve --json examples/*.json > values.jsonl
     """
     if quiet and not as_json:
-        options = Options.value_only(rules=rules, at=at)
+        options = Options.value_only(rules=rules, at=at, score=bool(score))
     else:
         options = Options(rules=rules, at=at, feasibility=feasibility, postmortem=postmortem, score=score)
     jobs = _load_jobs(files, options)
