@@ -4,8 +4,11 @@ and print the report as text or JSON."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Final
@@ -14,7 +17,8 @@ import click
 
 from kosolve.analysis.report import Analyser, Options, OptionsError, check
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
-from kosolve.model.deal import Deal, DealError, load_deal
+from kosolve.model.deal import Deal, DealError, deal_to_json, load_deal
+from kosolve.model.ending import EndingError, ending_deal
 from kosolve.model.game import Rules
 from kosolve.render.text import render_report, render_value, style_for
 
@@ -84,6 +88,13 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 )
 @rules_options
 @click.option(
+    "--write-position",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE",
+    help="Also write the position solved (after --at N, or after the whole play) to FILE as a deal file of its own:"
+    " an ending with the hands, the piles with the tricks taken, and the seat to lead. One deal file only.",
+)
+@click.option(
     "--score/--no-score",
     default=None,
     help="Solve for the net game points too (the declarer maximising his score, the defender minimising it), and"
@@ -100,6 +111,7 @@ def solve_command(
     postmortem: bool,
     rules: Rules,
     score: bool | None,
+    write_position: str | None,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
@@ -122,6 +134,7 @@ def solve_command(
     else:
         options = Options(rules=rules, at=at, feasibility=feasibility, postmortem=postmortem, score=score)
     jobs = _load_jobs(files, options)
+    ending = _ending_to_write(jobs, at, write_position) if write_position is not None else None
     try:
         analyser = Analyser(tt_mb)
     except (MemoryError, ValueError, OverflowError) as error:
@@ -145,3 +158,44 @@ def solve_command(
     else:
         for job in jobs:
             run(job)
+    if write_position is not None and ending is not None:
+        _write_atomically(write_position, json.dumps(deal_to_json(ending), indent=2) + "\n")
+        if ending.piles is None:
+            click.echo(
+                f"note: {write_position}: the deal has no piles, so the tricks taken so far are not in it", err=True
+            )
+
+
+def _ending_to_write(jobs: Sequence[_Job], at: int | None, path: str) -> Deal:
+    """The position of the one deal file as an ending, checked before
+    anything is solved: one file only, a hand not over, never the input."""
+    if len(jobs) != 1:
+        raise click.UsageError(f"--write-position takes one deal file, not {len(jobs)}")
+    job = jobs[0]
+    if os.path.exists(path) and os.path.samefile(path, job.file):
+        raise click.UsageError(f"--write-position {path} would replace the deal file it reads")
+    try:
+        return ending_deal(job.deal, at)
+    except EndingError as error:
+        raise DealFileError(f"{job.file}: --write-position: {error}") from None
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file
+    beside it, renamed over it once complete."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".kosolve-")
+    except OSError as error:
+        raise click.FileError(path, error.strerror or str(error)) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        # mkstemp makes the file private; a deal file is as readable as any other.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise click.FileError(path, error.strerror or str(error)) from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
 import warnings
@@ -16,7 +17,8 @@ from kosolve.analysis.scoring import settle
 from kosolve.analysis.solving import solve
 from kosolve.cli.main import cli
 from kosolve.model.cards import hand_names, parse_card, parse_hand
-from kosolve.model.deal import deal_to_json, load_deal
+from kosolve.model.deal import deal_to_json, load_deal, parse_deal
+from kosolve.model.game import TRICKS_PER_GAME
 from kosolve.render.text import Style
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,3 +253,60 @@ def test_at_says_what_it_left_out(at: int) -> None:
 
 def test_without_at_nothing_is_said_left_out() -> None:
     assert "left out" not in text_of(example("played.json")) + text_of("-q", example("played.json"))
+
+
+# 10. --write-position: the position solved, as a deal file of its own.
+
+WRITE_CASES = [
+    ("ending.json", None),
+    ("whole-deal.json", None),
+    ("played.json", None),  # inside trick 4: the card on the table is played again
+    ("played.json", 0),
+    ("played.json", 4),
+    ("played-out.json", 9),
+    ("played-out.json", 20),
+    ("played-out.json", 31),
+]
+
+
+@pytest.mark.parametrize(("name", "at"), WRITE_CASES)
+def test_the_position_written_solves_to_the_same_value(name: str, at: int | None) -> None:
+    at_args = [] if at is None else ["--at", str(at)]
+    shown = json_of(*at_args, "--write-position", "position.json", example(name))
+    written = json.loads(Path("position.json").read_text(encoding="utf-8"))
+    ending = parse_deal(written, "position.json")
+    original = load_deal(EXAMPLES / name)
+    position = original.position(at)
+    assert len(ending.play) == len(position.trick) <= 1
+    assert ending.piles is not None and ending.first_trick == TRICKS_PER_GAME + 1 - max(
+        hand.bit_count() for hand in position.hands
+    )
+    assert solve(ending.position()).thirds == shown["value"]["thirds"]
+    assert json_of("position.json")["value"] == shown["value"]
+    assert [p.name for p in Path().iterdir()] == ["position.json"]  # no temporary file left
+
+
+def test_write_position_refuses_what_it_cannot_write() -> None:
+    result = run("--write-position", "position.json", example("played-out.json"))
+    assert result.exit_code == 2 and "--write-position: the hand is over" in result.stderr
+    result = run("--write-position", "position.json", example("ending.json"), example("played.json"))
+    assert result.exit_code == 2 and "--write-position takes one deal file, not 2" in result.stderr
+    Path("deal.json").write_text((EXAMPLES / "ending.json").read_text(encoding="utf-8"), encoding="utf-8")
+    result = run("--write-position", "deal.json", "deal.json")
+    assert result.exit_code == 2 and "would replace the deal file it reads" in result.stderr
+    assert not Path("position.json").exists()
+
+
+def test_write_position_into_a_missing_folder_fails_and_leaves_nothing() -> None:
+    result = run("--write-position", "missing/position.json", example("ending.json"))
+    assert result.exit_code == 1
+    assert "missing/position.json" in result.stderr
+    assert list(Path().iterdir()) == []
+
+
+def test_the_ending_module_examples() -> None:
+    import kosolve.model.ending
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(ROOT)
+        assert doctest.testmod(kosolve.model.ending).failed == 0
