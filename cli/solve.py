@@ -98,8 +98,8 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     "--score/--no-score",
     default=None,
     help="Solve for the net game points too (the declarer maximising his score, the defender minimising it), and"
-    " judge every card of the post-mortem by them; a search of its own per position, so slower. By default on when"
-    " the file has announcements.",
+    " judge every card of the post-mortem by them; a search of its own per position, so slower. Only for a whole"
+    " game with its piles (an error on other files); by default on when such a file has announcements.",
 )
 def solve_command(
     files: tuple[str, ...],

@@ -310,3 +310,86 @@ def test_the_ending_module_examples() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(ROOT)
         assert doctest.testmod(kosolve.model.ending).failed == 0
+
+
+# 9. The JSON output: every key documented in docs/json.md.
+
+SEAT_MAPS = {"held", "feasible", "feasible_lines", "loss", "net_loss", "totals"}
+GOAL_MAPS = {"feasible", "feasible_lines"}
+
+
+def documented_keys() -> set[str]:
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| `([^`]+)` \|", text, flags=re.MULTILINE))
+
+
+def key_paths(value: object, path: str = "", parent: str = "") -> set[str]:
+    """Every key of ``value`` as docs/json.md writes it: ``moves[].card``,
+    ``feasible.<seat>.<goal>``."""
+    paths: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = key
+            if parent in SEAT_MAPS and key in ("forehand", "dealer"):
+                name = "<seat>"
+            elif parent == "<seat>" and path.split(".")[0] in GOAL_MAPS:
+                name = "<goal>"
+            child = f"{path}.{name}" if path else name
+            paths |= {child, *key_paths(item, child, name)}
+    elif isinstance(value, list):
+        for item in value:
+            paths |= key_paths(item, f"{path}[]", parent)
+    return paths
+
+
+def json_runs() -> list[list[str]]:
+    runs = []
+    for name in sorted(p.name for p in EXAMPLES.glob("*.json")):
+        runs += [[example(name)], ["--no-feasibility", "--no-postmortem", example(name)]]
+        deal = load_deal(EXAMPLES / name)
+        if deal.first_trick == 1:
+            runs.append(["--score", example(name)])
+        if len(deal.play) > 3:
+            runs.append(["--at", "3", example(name)])
+    return runs
+
+
+@pytest.mark.parametrize("args", json_runs(), ids=" ".join)
+def test_every_json_key_is_documented(args: list[str]) -> None:
+    data = json_of(*args)
+    assert data["format"] == 1
+    undocumented = key_paths(data) - documented_keys()
+    assert not undocumented, f"keys missing from docs/json.md: {sorted(undocumented)}"
+    always = {"file", "format", "contract", "declarer", "at", "play_length", "to_move", "value", "result"}
+    assert always | {"moves", "line", "line_makes", "stats"} <= data.keys()
+
+
+def test_json_lists_card_sets_in_the_diagram_order_and_names_cards_of_the_play() -> None:
+    data = json_of(example("whole-deal.json"))
+    cards = [move["card"] for move in data["moves"]]
+    assert cards == hand_names(parse_hand(cards))
+    summary = json_of(example("played-out.json"))["postmortem_summary"]
+    assert summary["costliest"][0] | {"best": []} == {
+        "play_index": 6,
+        "trick": 4,
+        "player": "forehand",
+        "card": "D4",
+        "loss": 2,
+        "best": [],
+    }
+
+
+def test_a_goal_lost_along_the_play_names_the_card_that_lost_it() -> None:
+    deal = {
+        "version": 1,
+        "contract": "dreiblatt",
+        "declarer": "dealer",
+        "hands": {"forehand": ["HK", "C8", "C7"], "dealer": ["I", "HQ", "C9"]},
+        "announcements": [{"by": "dealer", "what": "pagat", "when": "after"}],
+        "play": ["C8", "C9", "I"],  # the dealer leads his Pagat a trick too early
+    }
+    Path("deal.json").write_text(json.dumps(deal), encoding="utf-8")
+    goals = json_of("deal.json")["postmortem_summary"]["goals"]
+    lost = {"play_index": 2, "trick": 15, "player": "dealer", "card": "I"}
+    assert goals == [{"by": "dealer", "what": "pagat", "makeable_at_start": True, "lost_at": lost}]
+    assert "pagat by the dealer: lost with card 3, the dealer's I" in text_of("deal.json")
