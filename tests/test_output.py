@@ -393,3 +393,21 @@ def test_a_goal_lost_along_the_play_names_the_card_that_lost_it() -> None:
     lost = {"play_index": 2, "trick": 15, "player": "dealer", "card": "I"}
     assert goals == [{"by": "dealer", "what": "pagat", "makeable_at_start": True, "lost_at": lost}]
     assert "pagat by the dealer: lost with card 3, the dealer's I" in text_of("deal.json")
+
+
+@pytest.mark.parametrize(
+    ("play", "expected"),
+    [
+        (["HQ", "XII"], (None, None)),  # the win stays: the holding decides, unknown
+        (["XVIII", "XII"], (None, 0)),  # the win is lost with the first card: so is Without Trull
+    ],
+)
+def test_an_announced_without_trull_in_an_ending_is_unknown_until_the_win_is_lost(
+    play: list[str], expected: tuple[None, int | None]
+) -> None:
+    data = json.loads((EXAMPLES / "ending.json").read_text(encoding="utf-8"))
+    data |= {"announcements": [{"by": "forehand", "what": "without_trull", "when": "after"}], "play": play}
+    Path("deal.json").write_text(json.dumps(data), encoding="utf-8")
+    (goal,) = json_of("deal.json")["postmortem_summary"]["goals"]
+    lost = goal["lost_at"]
+    assert (goal["makeable_at_start"], lost and lost["play_index"]) == expected

@@ -223,9 +223,12 @@ def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules) -> 
     position = deal.position(at=0)
     start = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
     makeable = start.feasible if start.known else None
-    if makeable:
+    if makeable is not False:
+        # Unknown at the start (a holding in an ending) is followed too: losing
+        # the win later settles it.
         for index, card in enumerate(deal.play):
             position.push(card)
-            if not solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible:
-                return GoalTrack(seat, goal, True, index)
+            row = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
+            if row.known and not row.feasible:
+                return GoalTrack(seat, goal, makeable, index)
     return GoalTrack(seat, goal, makeable, None)
