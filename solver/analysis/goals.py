@@ -287,9 +287,9 @@ def line_bonuses(
 ) -> tuple[LineBonus, ...]:
     """The birds and the Valat that ``line``, played on from ``position``,
     makes, each with whether its maker can force it from ``position``: read
-    from ``table`` when given, searched otherwise.  A point-optimal line
-    may make a bird the other player could stop, because stopping it costs
-    no points.
+    from ``table`` when given, searched otherwise.  A line optimal for
+    card points alone may make a bird the other player could stop: the
+    points search does not care about birds.
 
     >>> from kosolve.model.cards import parse_hand, parse_card
     >>> from kosolve.model.game import DEALER
@@ -300,10 +300,10 @@ def line_bonuses(
     """
     replay = position.copy()
 
-    # Each card still to decide its trick: the one on the table, then the line's.
     def trick_now() -> int:
         return TRICKS_PER_GAME + 1 - replay.hands[replay.turn].bit_count()
 
+    # The cards of the trick not yet decided: the one on the table, then the line's.
     pending = [(replay.leader, card, trick_now()) for card in replay.trick]
     made: list[tuple[Seat, Goal]] = []
     for card in line:

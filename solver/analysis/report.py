@@ -102,8 +102,8 @@ class Report:
     the deal is a whole game with piles."""
     line_bonuses: tuple[LineBonus, ...] = ()
     """The birds and the Valat the optimal line makes, each with whether its
-    maker can force it; a point-optimal line may make one only because
-    stopping it costs the other player no points."""
+    maker can force it: a line optimal for card points alone may let a bird
+    through that the other player could stop."""
 
     @property
     def position(self) -> Position:

@@ -238,7 +238,7 @@ def _net_lines(net: NetScore, position: Position, first_trick: int, style: Style
     elif points_line is not None and points_line > net.score:
         lines.append(
             f"  the optimal line above would score {points_line:+d} for him only because the defender plays it for"
-            f" points; played for the score, he holds the declarer to {net.score:+d}"
+            f" points; played for the score, the defender holds him to {net.score:+d}"
         )
     if net.line:
         lines += ["Line played for the score:", *_trick_lines(_tricks(position, net.line, first_trick), style)]
