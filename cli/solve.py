@@ -4,8 +4,11 @@ and print the report as text or JSON."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Final
@@ -14,7 +17,8 @@ import click
 
 from kosolve.analysis.report import Analyser, Options, OptionsError, check
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
-from kosolve.model.deal import Deal, DealError, load_deal
+from kosolve.model.deal import Deal, DealError, deal_to_json, load_deal
+from kosolve.model.ending import EndingError, ending_deal
 from kosolve.model.game import Rules
 from kosolve.render.text import render_report, render_value, style_for
 
@@ -54,8 +58,9 @@ def _load_jobs(files: Sequence[str], options: Options) -> list[_Job]:
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
     # A bar redrawn on a terminal would be torn by results printed to the
-    # same terminal, so it only shows while stdout goes elsewhere.
-    return not quiet and count >= PROGRESS_MIN_FILES and not click.get_text_stream("stdout").isatty()
+    # same terminal, so it only shows while stdout goes elsewhere.  sys.stdout,
+    # not click.get_text_stream (deprecated, gone in click 9): CliRunner swaps it too.
+    return not quiet and count >= PROGRESS_MIN_FILES and not sys.stdout.isatty()
 
 
 @click.command("solve", short_help="Solve deal files (the default command).")
@@ -83,11 +88,18 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 )
 @rules_options
 @click.option(
+    "--write-position",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE",
+    help="Also write the position solved (after --at N, or after the whole play) to FILE as a deal file of its own:"
+    " an ending with the hands, the piles with the tricks taken, and the seat to lead. One deal file only.",
+)
+@click.option(
     "--score/--no-score",
     default=None,
     help="Solve for the net game points too (the declarer maximising his score, the defender minimising it), and"
-    " judge every card of the post-mortem by them; a search of its own per position, so slower. By default on when"
-    " the file has announcements.",
+    " judge every card of the post-mortem by them; a search of its own per position, so slower. Only for a whole"
+    " game with its piles (an error on other files); by default on when such a file has announcements.",
 )
 def solve_command(
     files: tuple[str, ...],
@@ -99,6 +111,7 @@ def solve_command(
     postmortem: bool,
     rules: Rules,
     score: bool | None,
+    write_position: str | None,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
@@ -117,15 +130,16 @@ def solve_command(
       kosolve --json examples/*.json > values.jsonl
     """
     if quiet and not as_json:
-        options = Options.value_only(rules=rules, at=at)
+        options = Options.value_only(rules=rules, at=at, score=bool(score))
     else:
         options = Options(rules=rules, at=at, feasibility=feasibility, postmortem=postmortem, score=score)
     jobs = _load_jobs(files, options)
+    ending = _ending_to_write(jobs, at, write_position) if write_position is not None else None
     try:
         analyser = Analyser(tt_mb)
     except (MemoryError, ValueError, OverflowError) as error:
         raise click.ClickException(f"cannot set up a table of {tt_mb} MB: {error or 'out of memory'}") from None
-    style = style_for(click.get_text_stream("stdout"))
+    style = style_for(sys.stdout)
 
     def run(job: _Job) -> None:
         report = analyser.analyse(job.deal, options)
@@ -144,3 +158,44 @@ def solve_command(
     else:
         for job in jobs:
             run(job)
+    if write_position is not None and ending is not None:
+        _write_atomically(write_position, json.dumps(deal_to_json(ending), indent=2) + "\n")
+        if ending.piles is None:
+            click.echo(
+                f"note: {write_position}: the deal has no piles, so the tricks taken so far are not in it", err=True
+            )
+
+
+def _ending_to_write(jobs: Sequence[_Job], at: int | None, path: str) -> Deal:
+    """The position of the one deal file as an ending, checked before
+    anything is solved: one file only, a hand not over, never the input."""
+    if len(jobs) != 1:
+        raise click.UsageError(f"--write-position takes one deal file, not {len(jobs)}")
+    job = jobs[0]
+    if os.path.exists(path) and os.path.samefile(path, job.file):
+        raise click.UsageError(f"--write-position {path} would replace the deal file it reads")
+    try:
+        return ending_deal(job.deal, at)
+    except EndingError as error:
+        raise DealFileError(f"{job.file}: --write-position: {error}") from None
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file
+    beside it, renamed over it once complete."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".kosolve-")
+    except OSError as error:
+        raise click.FileError(path, error.strerror or str(error)) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        # mkstemp makes the file private; a deal file is as readable as any other.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise click.FileError(path, error.strerror or str(error)) from None

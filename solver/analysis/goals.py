@@ -19,14 +19,14 @@ strategy, as a declarer who announces both needs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve.analysis.solving import new_solver
 from kosolve.engine._search import BIRD, VALAT, Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Bird
 from kosolve.model.cards import KINGS, TRULL, Card, Hand, card_name
-from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
+from kosolve.model.game import DEFAULT_RULES, SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
 
 TRICK_TARGETS: Final = (*(bird.name for bird in BIRDS), "valat")
 """Targets on the tricks, searched for both players."""
@@ -108,6 +108,11 @@ class Feasibility:
     goal: Goal
     feasible: bool
     line: tuple[Card, ...]
+    known: bool = True
+    """False when the answer depends on cards the position does not know:
+    Without Trull or Without kings in an ending whose declarer could force
+    the win, judged on his 16 cards at trick 1 (docs/rules.md §5).
+    ``feasible`` is then False."""
 
 
 @dataclass(frozen=True)
@@ -126,16 +131,22 @@ class FeasibilityTable:
                 return row
         raise KeyError(f"no {goal.name!r} for the {seat_name(seat)}")
 
-    def feasible(self, seat: Seat, goal: Goal | str) -> bool:
-        return self.get(seat, goal).feasible
+    def feasible(self, seat: Seat, goal: Goal | str) -> bool | None:
+        """Whether ``seat`` can force ``goal``; None when that is unknown
+        (:attr:`Feasibility.known`)."""
+        row = self.get(seat, goal)
+        return row.feasible if row.known else None
 
     def goals(self) -> list[Goal]:
         """The goals in table order, each once."""
         return list(dict.fromkeys(row.goal for row in self.rows))
 
-    def to_json(self) -> dict[str, dict[str, bool]]:
-        """``{"forehand": {"pagat": true, ...}, "dealer": {...}}``."""
-        return {seat_name(seat): {r.goal.name: r.feasible for r in self.rows if r.seat == seat} for seat in SEATS}
+    def to_json(self) -> dict[str, dict[str, bool | None]]:
+        """``{"forehand": {"pagat": true, ...}, "dealer": {...}}``, null where unknown."""
+        return {
+            seat_name(seat): {r.goal.name: self.feasible(seat, r.goal) for r in self.rows if r.seat == seat}
+            for seat in SEATS
+        }
 
     def lines_json(self) -> dict[str, dict[str, list[str]]]:
         """The line behind each answer, in card names, where there is one."""
@@ -198,12 +209,24 @@ def solve_goal(
             feasible, line = call(*args, seat, led, goal=BIRD, bird=bird.card, trick=bird.trick, need=need)
         return Feasibility(seat, goal, feasible, tuple(line))
     search = (*args, position.declarer, led)
-    start = starting_hands(position)[position.declarer]
-    target = goal.target
-    holding_ok = not (target == "without_trull" and start & TRULL) and not (target == "without_kings" and start & KINGS)
-    feasible = holding_ok and solver.reaches(*search, need=goal_thirds(goal, rules) - _declarer_thirds(position))
+    holding = _holding(goal, position)
+    need = goal_thirds(goal, rules) - _declarer_thirds(position)
+    reached = holding is not False and solver.reaches(*search, need=need)
     shown = tuple(solver.line(*search)) if with_line and not position.is_over() else ()
-    return Feasibility(seat, goal, feasible, shown)
+    return Feasibility(seat, goal, reached and holding is True, shown, known=holding is not None or not reached)
+
+
+def _holding(goal: Goal, position: Position) -> bool | None:
+    """Whether the declarer's 16 cards at trick 1 meet the goal's holding
+    condition; None when the position starts later and its hand holds none of
+    the cards (they may have gone in the tricks before)."""
+    cards = {"without_trull": TRULL, "without_kings": KINGS}.get(goal.target)
+    if cards is None:
+        return True
+    start = starting_hands(position)[position.declarer]
+    if start & cards:
+        return False
+    return True if start.bit_count() == TRICKS_PER_GAME else None
 
 
 def _declarer_thirds(position: Position) -> int:
@@ -236,5 +259,70 @@ def feasibility(
         line = solve_goal(position, declarer, "win", solver=solver, rules=rules).line
         for goal in DECLARER_GOALS:
             row = solve_goal(position, declarer, goal, solver=solver, rules=rules, with_line=goal.on_tricks)
-            rows.append(row if goal.on_tricks else Feasibility(declarer, goal, row.feasible, line))
+            rows.append(row if goal.on_tricks else replace(row, line=line))
     return FeasibilityTable(tuple(rows))
+
+
+@dataclass(frozen=True)
+class LineBonus:
+    """A bird or the Valat that a line of play makes, and whether its maker
+    could force it: when not, the line makes it only because the other
+    player lets it through."""
+
+    seat: Seat
+    goal: Goal
+    forceable: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"by": seat_name(self.seat), "what": self.goal.name, "forceable": self.forceable}
+
+
+def line_bonuses(
+    position: Position,
+    line: tuple[Card, ...],
+    table: FeasibilityTable | None = None,
+    *,
+    solver: Solver | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> tuple[LineBonus, ...]:
+    """The birds and the Valat that ``line``, played on from ``position``,
+    makes, each with whether its maker can force it from ``position``: read
+    from ``table`` when given, searched otherwise.  A line optimal for
+    card points alone may make a bird the other player could stop: the
+    points search does not care about birds.
+
+    >>> from kosolve.model.cards import parse_hand, parse_card
+    >>> from kosolve.model.game import DEALER
+    >>> position = Position((parse_hand(["I", "HK"]), parse_hand(["HQ", "H4"])), declarer=DEALER)
+    >>> line = tuple(parse_card(name) for name in ["HK", "H4", "I", "HQ"])
+    >>> [(bonus.seat, bonus.goal.name, bonus.forceable) for bonus in line_bonuses(position, line)]
+    [(0, 'pagat', True), (0, 'valat', True)]
+    """
+    replay = position.copy()
+
+    def trick_now() -> int:
+        return TRICKS_PER_GAME + 1 - replay.hands[replay.turn].bit_count()
+
+    # The cards of the trick not yet decided: the one on the table, then the line's.
+    pending = [(replay.leader, card, trick_now()) for card in replay.trick]
+    made: list[tuple[Seat, Goal]] = []
+    for card in line:
+        pending.append((replay.turn, card, trick_now()))
+        replay.push(card)
+        if replay.trick:
+            continue
+        for seat, played, trick in pending:
+            bird = next((b for b in BIRDS if b.card == played and b.trick == trick), None)
+            if bird is not None and replay.leader == seat:
+                made.append((seat, Goal(bird.name)))
+        pending = []
+    if replay.is_over():
+        made += [(seat, Goal("valat")) for seat in SEATS if not replay.tricks_won[1 - seat]]
+    solver = solver or new_solver()
+
+    def forceable(seat: Seat, goal: Goal) -> bool:
+        if table is not None:
+            return table.get(seat, goal).feasible
+        return solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible
+
+    return tuple(LineBonus(seat, goal, forceable(seat, goal)) for seat, goal in made)

@@ -132,12 +132,15 @@ def net_score(
     rules: Rules = DEFAULT_RULES,
     solver: ScoreSolver | None = None,
     with_points_line: bool = True,
+    points_line: tuple[Card, ...] | None = None,
 ) -> NetScore:
     """The score-optimal value of ``position`` (the deal after its play by
     default) for a whole game with piles, and a line that reaches it.  Pass
     a ``solver`` to reuse its table; its entries count within one query
     only, so the answer never depends on them.  ``with_points_line``
-    also scores the point-optimal line, to show where the two differ."""
+    also scores a point-optimal line, to show where the two differ:
+    ``points_line`` when given (the line a report shows; several lines may
+    be best for points), else the one a fresh search returns."""
     if deal.first_trick != 1 or deal.piles is None:
         raise ScoringError("the net score needs a whole game with its piles")
     position = position or deal.position()
@@ -159,11 +162,13 @@ def net_score(
         history.valat,
         leaf,
     )
+    if with_points_line and points_line is None:
+        points_line = solve(position, with_moves=False).line
     return NetScore(
         score=value,
         line=tuple(line),
-        points_line_score=_score_of_line(deal, position, solve(position, with_moves=False).line, rules)
-        if with_points_line
+        points_line_score=_score_of_line(deal, position, points_line, rules)
+        if with_points_line and points_line
         else None,
         nodes=solver.nodes - nodes_before,
         ms=(time.perf_counter() - started) * 1000,

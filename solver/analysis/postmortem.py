@@ -29,7 +29,7 @@ from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import new_solver, search_args
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
-from kosolve.model.cards import Card, card_name
+from kosolve.model.cards import Card, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, Rules, Seat, seat_name
 
@@ -51,7 +51,8 @@ class CardReview:
     loss: int
     """Thirds the card gave away from its player's side (0 for a best card)."""
     best: tuple[Card, ...]
-    """The cards that would have kept the value, when this one did not."""
+    """The cards that would have kept the value, when this one did not, in
+    the hand diagram's order (:func:`~kosolve.model.cards.hand_cards`)."""
     net_before: int | None = None
     """The declarer's net game points with score-optimal play before the
     card (None unless asked for) ..."""
@@ -81,18 +82,12 @@ class GoalTrack:
 
     seat: Seat
     goal: Goal
-    makeable_at_start: bool
+    makeable_at_start: bool | None
+    """None when unknown: Without Trull or kings in an ending (see
+    :attr:`kosolve.analysis.goals.Feasibility.known`)."""
     lost_at: int | None
     """The index of the card after which it was no longer makeable; None if
     it stayed makeable (or never was)."""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "by": seat_name(self.seat),
-            "what": self.goal.name,
-            "makeable_at_start": self.makeable_at_start,
-            "lost_at_card": self.lost_at,
-        }
 
 
 @dataclass(frozen=True)
@@ -137,20 +132,31 @@ class PostMortem:
                 "loss": {"forehand": forehand, "dealer": dealer},
                 **({"net_loss": {"forehand": net[0], "dealer": net[1]}} if net is not None else {}),
                 "costliest": [
-                    {
-                        "play_index": r.index,
-                        "trick": r.trick,
-                        "player": seat_name(r.player),
-                        "card": card_name(r.card),
-                        "loss": r.loss,
-                    }
-                    for r in self.costliest()
+                    {**_card_json(r), "loss": r.loss, "best": [card_name(c) for c in r.best]} for r in self.costliest()
                 ],
-                "goals": [g.to_json() for g in self.goals],
+                "goals": [
+                    {
+                        "by": seat_name(g.seat),
+                        "what": g.goal.name,
+                        "makeable_at_start": g.makeable_at_start,
+                        "lost_at": None if g.lost_at is None else _card_json(self.cards[g.lost_at]),
+                    }
+                    for g in self.goals
+                ],
                 "nodes": self.nodes,
                 "ms": round(self.ms, 3),
             },
         }
+
+
+def _card_json(review: CardReview) -> dict[str, object]:
+    """A card of the play named as a player reads it, with its place in the play."""
+    return {
+        "play_index": review.index,
+        "trick": review.trick,
+        "player": seat_name(review.player),
+        "card": card_name(review.card),
+    }
 
 
 def postmortem(
@@ -196,7 +202,7 @@ def postmortem(
         best: tuple[Card, ...] = ()
         if loss:
             future = before - position.declarer_thirds()
-            best = tuple(solver.keeping_cards(*search_args(position), value=future))
+            best = tuple(hand_cards(mask_of(solver.keeping_cards(*search_args(position), value=future))))
         trick = deal.first_trick + len(position.move_stack) // 2
         net_before, net_after = nets[index], nets[index + 1]
         net_loss = sign * (net_before - net_after) if net_before is not None and net_after is not None else None
@@ -215,10 +221,14 @@ def postmortem(
 
 def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules) -> GoalTrack:
     position = deal.position(at=0)
-    makeable = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible
-    if makeable:
+    start = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
+    makeable = start.feasible if start.known else None
+    if makeable is not False:
+        # Unknown at the start (a holding in an ending) is followed too: losing
+        # the win later settles it.
         for index, card in enumerate(deal.play):
             position.push(card)
-            if not solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False).feasible:
-                return GoalTrack(seat, goal, True, index)
+            row = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
+            if row.known and not row.feasible:
+                return GoalTrack(seat, goal, makeable, index)
     return GoalTrack(seat, goal, makeable, None)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.goals import FeasibilityTable, Goal, feasibility, parse_goal
+from kosolve.analysis.goals import FeasibilityTable, Goal, LineBonus, feasibility, line_bonuses, parse_goal
 from kosolve.analysis.netscore import NetScore, net_score
 from kosolve.analysis.postmortem import PostMortem, postmortem
 from kosolve.analysis.scoring import Settlement, held_bonuses, settle
@@ -60,9 +60,10 @@ class Options:
     settle: bool = True
 
     @classmethod
-    def value_only(cls, rules: Rules = DEFAULT_RULES, at: int | None = None) -> Options:
-        """Only the value of the position: the fastest answer."""
-        return cls(rules=rules, at=at, moves=False, feasibility=False, postmortem=False, score=False, settle=False)
+    def value_only(cls, rules: Rules = DEFAULT_RULES, at: int | None = None, score: bool = False) -> Options:
+        """Only the value of the position (and the net score when ``score``
+        asks for it): the fastest answer."""
+        return cls(rules=rules, at=at, moves=False, feasibility=False, postmortem=False, score=score, settle=False)
 
 
 def can_score(deal: Deal) -> bool:
@@ -75,6 +76,9 @@ def check(deal: Deal, options: Options) -> None:
     a front end checks every deal before solving any."""
     if options.at is not None and options.at > len(deal.play):
         raise OptionsError(f"--at {options.at} is beyond the play, which has {len(deal.play)} cards")
+    if options.score and not can_score(deal):
+        # Asked for and impossible: saying so beats a report without it.
+        raise OptionsError("--score needs a whole game (16 cards each at trick 1) with its piles")
     try:
         check_announcements(deal.announcements, deal.contract, deal.declarer, options.rules)
     except ValueError as error:
@@ -96,10 +100,19 @@ class Report:
     held: tuple[tuple[Seat, str], ...] | None
     """The held bonuses (Trull, Four Kings, Four Birds) of each seat, when
     the deal is a whole game with piles."""
+    line_bonuses: tuple[LineBonus, ...] = ()
+    """The birds and the Valat the optimal line makes, each with whether its
+    maker can force it: a line optimal for card points alone may let a bird
+    through that the other player could stop."""
 
     @property
     def position(self) -> Position:
         return self.deal.position(self.at)
+
+    @property
+    def left_out(self) -> int:
+        """The cards of the file's play after the position solved (``--at``)."""
+        return len(self.deal.play) - self.at
 
     def to_json(self) -> dict[str, object]:
         """The JSON object of ``kosolve --json`` (docs/json.md), without the file name."""
@@ -107,7 +120,9 @@ class Report:
             "format": FORMAT_VERSION,
             "contract": self.deal.contract,
             "at": self.at,
+            "play_length": len(self.deal.play),
             **self.solution.to_json(),
+            "line_makes": [bonus.to_json() for bonus in self.line_bonuses],
         }
         if self.held is not None:
             data["held"] = {seat_name(seat): [name for s, name in self.held if s == seat] for seat in SEATS}
@@ -146,9 +161,23 @@ class Analyser:
         position = deal.position(at)
         solver = self.solver
         solution = solve(position, solver=solver, rules=rules, with_moves=options.moves, with_line=options.moves)
-        table = feasibility(position, solver=solver, rules=rules) if options.feasibility else None
+        over = position.is_over()
+        # A finished hand has nothing left to make: its settlement and its
+        # post-mortem say what happened.
+        table = feasibility(position, solver=solver, rules=rules) if options.feasibility and not over else None
+        bonuses = line_bonuses(position, solution.line, table, solver=solver, rules=rules) if solution.line else ()
         by_score = can_score(deal) and (options.score if options.score is not None else bool(deal.announcements))
-        net = net_score(deal, position, rules=rules, solver=self.score_solver) if by_score else None
+        net = None
+        if by_score and not over:
+            # The line shown is the one compared: another point-optimal line may score otherwise.
+            net = net_score(
+                deal,
+                position,
+                rules=rules,
+                solver=self.score_solver,
+                with_points_line=options.moves,
+                points_line=solution.line or None,
+            )
         played = deal.play[:at]
         review = None
         if options.postmortem and played:
@@ -160,11 +189,9 @@ class Analyser:
                 by_score=by_score,
                 score_solver=self.score_solver if by_score else None,
             )
-        finished = can_score(deal) and position.is_over()
-        settlement = settle(deal, rules) if options.settle and finished else None
-        whole = deal.piles is not None and deal.first_trick == 1
-        held = tuple(held_bonuses(deal.hands, deal.piles)) if whole and deal.piles is not None else None
-        return Report(deal, at, solution, table, review, net, settlement, held)
+        settlement = settle(deal, rules) if options.settle and over and can_score(deal) else None
+        held = tuple(held_bonuses(deal.hands, deal.piles)) if can_score(deal) and deal.piles is not None else None
+        return Report(deal, at, solution, table, review, net, settlement, held, bonuses)
 
 
 def _followed_goals(deal: Deal) -> tuple[tuple[Seat, Goal], ...]:

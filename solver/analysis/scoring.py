@@ -20,6 +20,7 @@ bird among the untaken talon cards as his: the file cannot tell them apart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -200,12 +201,16 @@ class Settlement:
             "totals": {seat_name(seat): self.totals[seat] for seat in SEATS},
         }
 
-    def format(self) -> str:
-        """The settlement as text: a line per item, then the totals."""
-        lines = [
-            f"{self.contract}, declared by the {seat_name(self.declarer)}: "
-            f"{self.declarer_points} points ({self.declarer_thirds} thirds)"
-        ]
+    def format(self, value: Callable[[int], str] | None = None) -> str:
+        """The settlement as text: a line per item, then the totals.
+        ``value`` words the declarer's thirds (the text report's says what
+        they are counted as); by default the thirds and the points they count as."""
+        worded = (
+            value(self.declarer_thirds)
+            if value
+            else f"{self.declarer_thirds} thirds, counted as {self.declarer_points} points"
+        )
+        lines = [f"{self.contract}, declared by the {seat_name(self.declarer)}: {worded}"]
         for item in self.items:
             lines.append(f"  {item.points:+4d} {seat_name(item.to):<8}  {item.why}")
         lines.append("  " + ", ".join(f"{seat_name(seat)} {self.totals[seat]:+d}" for seat in SEATS))
@@ -282,7 +287,7 @@ def settle(deal: Deal, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAU
     ...     "announcements": [{"by": "forehand", "what": "pagat", "when": "before"}],
     ...     "play": [card for trick in zip(tarocks, faces) for card in trick]}, "valat.json")
     >>> print(settle(deal).format())
-    dreiblatt, declared by the forehand: 66 points (199 thirds)
+    dreiblatt, declared by the forehand: 199 thirds, counted as 66 points
        +12 forehand  valat silent, made
        +12 forehand  pagat announced before, made
         +3 forehand  uhu silent, made

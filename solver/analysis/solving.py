@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from kosolve.engine._search import DEFAULT_TT_MB, Solver
-from kosolve.model.cards import Card, card_name, parse_card, points_of
+from kosolve.model.cards import Card, card_name, hand_cards, mask_of, parse_card, points_of
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
 
 
@@ -63,7 +63,8 @@ class Solution:
     """The double-dummy answer for a position, from the declarer's side."""
 
     declarer: Seat
-    to_move: Seat
+    to_move: Seat | None
+    """The seat to play the next card; None when the hand is over."""
     thirds: int
     """The declarer's final thirds with best play: piles (when known), tricks
     taken so far and the tricks to come."""
@@ -93,13 +94,16 @@ class Solution:
         return tuple(m.card for m in self.moves if m.thirds == self.thirds)
 
     def to_json(self) -> dict[str, object]:
-        """The JSON object of the command line's ``--json`` output."""
+        """The JSON object of the command line's ``--json`` output
+        (docs/json.md); ``moves`` in the hand diagram's order, as every set
+        of cards there."""
+        thirds = {m.card: m.thirds for m in self.moves}
         return {
             "declarer": seat_name(self.declarer),
-            "to_move": seat_name(self.to_move),
+            "to_move": None if self.to_move is None else seat_name(self.to_move),
             "value": {"thirds": self.thirds, "points": self.points},
             "result": self.result,
-            "moves": [{"card": card_name(m.card), "thirds": m.thirds} for m in self.moves],
+            "moves": [{"card": card_name(card), "thirds": thirds[card]} for card in hand_cards(mask_of(thirds))],
             "line": [card_name(c) for c in self.line],
             "stats": {
                 "nodes": self.stats.nodes,
@@ -162,7 +166,7 @@ def solve(
     )
     return Solution(
         declarer=position.declarer,
-        to_move=position.turn,
+        to_move=None if position.is_over() else position.turn,
         thirds=base + future,
         win_thirds=rules.win_thirds if position.piles is not None else None,
         moves=moves,

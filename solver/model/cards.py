@@ -218,7 +218,17 @@ def hand_names(hand: Hand) -> list[str]:
     >>> hand_names(parse_hand(["S7", "I", "HK", "Sk", "D1"]))
     ['Sk', 'I', 'HK', 'D1', 'S7']
     """
-    return [card_name(c) for suit in DISPLAY_ORDER for c in cards_of(hand & SUIT_MASKS[suit])]
+    return [card_name(c) for c in hand_cards(hand)]
+
+
+def hand_cards(hand: Hand) -> list[Card]:
+    """A hand's cards in the order :func:`hand_names` names them, the order
+    the text report and the JSON list a set of cards in.
+
+    >>> [card_name(c) for c in hand_cards(parse_hand(["H4", "XX", "HK"]))]
+    ['XX', 'HK', 'H4']
+    """
+    return [c for suit in DISPLAY_ORDER for c in cards_of(hand & SUIT_MASKS[suit])]
 
 
 def thirds_of(hand: Hand) -> int:

@@ -12,11 +12,12 @@ ending.json
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from kosolve.analysis.goals import TRICK_GOALS, FeasibilityTable
+from kosolve.analysis.goals import TRICK_GOALS, FeasibilityTable, Goal, LineBonus
+from kosolve.analysis.netscore import NetScore
 from kosolve.analysis.postmortem import PostMortem
 from kosolve.analysis.report import Report
 from kosolve.analysis.solving import Solution
@@ -27,6 +28,7 @@ from kosolve.model.cards import (
     SUIT_SYMBOLS,
     TAROCK,
     Card,
+    Hand,
     card_name,
     hand_names,
     points_of,
@@ -54,11 +56,20 @@ class Style:
         return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"
 
     def value(self, thirds: int) -> str:
-        """``36 points (107 thirds = 35⅔)``: rounded, then exact."""
-        exact = self.points(thirds)
-        rounded = points_of(thirds)
-        detail = f"{thirds} thirds" if exact == str(rounded) else f"{thirds} thirds = {exact}"
-        return f"{rounded} points ({detail})"
+        """The exact points and thirds, and what they count as when a third
+        is left over (docs/rules.md §2):
+
+        >>> Style(unicode=True).value(128)
+        '42⅔ points (128 thirds), counted as 43 (⅔ rounds up)'
+        >>> Style(unicode=False).value(109), Style(unicode=True).value(111)
+        ('36 1/3 points (109 thirds), counted as 36 (1/3 rounds down)', '37 points (111 thirds)')
+        """
+        exact = f"{self.points(thirds)} points ({thirds} thirds)"
+        rest = thirds % 3
+        if not rest:
+            return exact
+        how = "rounds down" if rest == 1 else "rounds up"
+        return f"{exact}, counted as {points_of(thirds)} ({self.points(rest)} {how})"
 
     def suit(self, suit: int) -> str:
         if suit == TAROCK or not self.unicode:
@@ -155,19 +166,18 @@ def _situation(deal: Deal, position: Position) -> str:
     return f"trick {trick} of {TRICKS_PER_GAME}, the {mover} to lead"
 
 
-def _move_lines(solution: Solution, style: Style) -> list[str]:
-    declaring = solution.to_move == solution.declarer
-
-    def cost(thirds: int) -> int:
-        return solution.thirds - thirds if declaring else thirds - solution.thirds
-
-    order = hand_names(sum(1 << move.card for move in solution.moves))
-    moves = sorted(solution.moves, key=lambda move: (cost(move.thirds), order.index(card_name(move.card))))
-    rows = [["card", "points", "thirds", ""]]
-    for move in moves:
-        loss = cost(move.thirds)
-        note = "best" if loss == 0 else f"costs the {seat_name(solution.to_move)} {style.points(loss)}"
-        rows.append([card_name(move.card), style.points(move.thirds), str(move.thirds), note])
+def _move_lines(solution: Solution, mover: Seat, style: Style) -> list[str]:
+    """One row per value: the cards that give it in the hand diagram's order,
+    the best group first."""
+    declaring = mover == solution.declarer
+    groups: dict[int, Hand] = {}
+    for move in solution.moves:
+        groups[move.thirds] = groups.get(move.thirds, 0) | 1 << move.card
+    rows = [["cards", "points", "thirds", ""]]
+    for thirds in sorted(groups, reverse=declaring):
+        loss = abs(solution.thirds - thirds)
+        note = "best" if loss == 0 else f"costs the {seat_name(mover)} {style.points(loss)}"
+        rows.append([" ".join(hand_names(groups[thirds])), style.points(thirds), str(thirds), note])
     return _columns(rows, indent="    ")
 
 
@@ -183,11 +193,15 @@ def _feasibility_lines(table: FeasibilityTable, style: Style) -> list[str]:
         cells = []
         for seat in SEATS:
             try:
-                cells.append("yes" if table.feasible(seat, goal) else "no")
+                feasible = table.feasible(seat, goal)
             except KeyError:
                 cells.append(style.none)
+                continue
+            cells.append("unknown" if feasible is None else "yes" if feasible else "no")
         rows.append([goal.name.replace("_", " "), *cells])
     lines = _columns(rows)
+    if any(not row.known for row in table.rows):
+        lines.append("  unknown: it depends on the declarer's 16 cards at trick 1, which this file does not give")
     for row in table.rows:
         if row.feasible and row.goal in TRICK_GOALS:
             cards = " ".join(card_name(c) for c in row.line)
@@ -195,11 +209,51 @@ def _feasibility_lines(table: FeasibilityTable, style: Style) -> list[str]:
     return lines
 
 
+def _bonus_words(goal: Goal) -> str:
+    """``the Pagat (I takes trick 16)``, ``the Valat (every trick)``."""
+    bird = goal.bird
+    if bird is None:
+        return "the Valat (every trick)"
+    return f"the {bird.name.title()} ({card_name(bird.card)} takes trick {bird.trick})"
+
+
+def _line_bonus_lines(bonuses: Sequence[LineBonus]) -> list[str]:
+    """Whether a bird or Valat the line makes could be forced: the table of
+    goals may say it cannot, and the line must not read as if it could."""
+    lines = []
+    for bonus in bonuses:
+        made = f"  the {seat_name(bonus.seat)} makes {_bonus_words(bonus.goal)} in this line"
+        if bonus.forceable:
+            lines.append(f"{made}, and he can force it")
+        else:
+            lines.append(f"{made} only because the {seat_name(1 - bonus.seat)} lets it through; he could stop it")
+    return lines
+
+
+def _net_lines(net: NetScore, position: Position, first_trick: int, style: Style) -> list[str]:
+    lines = ["", f"Played for the net score instead (game points, not card points): {net.score:+d} for the declarer"]
+    points_line = net.points_line_score
+    if points_line is not None and points_line < net.score:
+        lines.append(f"  the optimal line above, played for points, scores only {points_line:+d} for him")
+    elif points_line is not None and points_line > net.score:
+        lines.append(
+            f"  the optimal line above would score {points_line:+d} for him only because the defender plays it for"
+            f" points; played for the score, the defender holds him to {net.score:+d}"
+        )
+    if net.line:
+        lines += ["Line played for the score:", *_trick_lines(_tricks(position, net.line, first_trick), style)]
+    return lines
+
+
 def _postmortem_lines(review: PostMortem, style: Style) -> list[str]:
     by_score = any(card.net_loss is not None for card in review.cards)
+
+    def loss_cell(loss: int | None, show: Callable[[int], str]) -> str:
+        # A mark in every cell: a blank one would read as "not computed".
+        return show(loss) if loss else style.none
+
     rows = [["trick", "player", "card", "before", "after", "loss", *(["score loss"] if by_score else []), "better"]]
     for card in review.cards:
-        net = [f"{card.net_loss:+d}" if card.net_loss else ""] if by_score else []
         rows.append(
             [
                 str(card.trick),
@@ -207,8 +261,8 @@ def _postmortem_lines(review: PostMortem, style: Style) -> list[str]:
                 card_name(card.card),
                 style.points(card.before),
                 style.points(card.after),
-                style.points(card.loss) if card.loss else "",
-                *net,
+                loss_cell(card.loss, style.points),
+                *([loss_cell(card.net_loss, str)] if by_score else []),
                 " ".join(card_name(c) for c in card.best),
             ]
         )
@@ -219,9 +273,7 @@ def _postmortem_lines(review: PostMortem, style: Style) -> list[str]:
     lines.append(f"  points given away: {losses}")
     if review.total_net_loss is not None:
         given = zip(SEATS, review.total_net_loss, strict=True)
-        lines.append(
-            "  game points given away: " + ", ".join(f"the {seat_name(seat)} {loss:+d}" for seat, loss in given)
-        )
+        lines.append("  game points given away: " + ", ".join(f"the {seat_name(seat)} {loss}" for seat, loss in given))
     for card in review.costliest():
         lines.append(
             f"  costliest: trick {card.trick}, the {seat_name(card.player)}'s {card_name(card.card)}"
@@ -229,11 +281,19 @@ def _postmortem_lines(review: PostMortem, style: Style) -> list[str]:
         )
     for goal in review.goals:
         if goal.lost_at is not None:
-            where = f"lost with card {goal.lost_at + 1} ({card_name(review.cards[goal.lost_at].card)})"
+            lost = review.cards[goal.lost_at]
+            where = f"lost with card {goal.lost_at + 1}, the {seat_name(lost.player)}'s {card_name(lost.card)}"
+        elif goal.makeable_at_start is None:
+            where = "unknown: it depends on the declarer's 16 cards at trick 1, which this file does not give"
         else:
             where = "makeable to the end" if goal.makeable_at_start else "never makeable"
         lines.append(f"  {goal.goal.name.replace('_', ' ')} by the {seat_name(goal.seat)}: {where}")
     return lines
+
+
+def _left_out(report: Report) -> str:
+    """``after 10 of 32 cards; 22 more in the file, left out by --at``."""
+    return f"after {report.at} of {len(report.deal.play)} cards; {report.left_out} more in the file, left out by --at"
 
 
 def render_report(file: str, report: Report, style: Style) -> str:
@@ -241,51 +301,60 @@ def render_report(file: str, report: Report, style: Style) -> str:
     deal, at, solution = report.deal, report.at, report.solution
     table, review, net = report.feasibility, report.postmortem, report.net
     position = report.position
+    over = position.is_over()
     played = deal.play[:at]
     lines = [file, f"  {deal.contract}, declarer {seat_name(deal.declarer)}; {_situation(deal, position)}"]
-    lines += _hand_lines(deal, position, style)
+    if report.left_out:
+        lines.append(f"  solved {_left_out(report)}")
+    if not over:
+        lines += _hand_lines(deal, position, style)
     if played:
-        unplayed = len(deal.play) - len(played)
-        more = f" ({unplayed} more in the file, left out by --at)" if unplayed else ""
         cards = "1 card" if len(played) == 1 else f"{len(played)} cards"
-        lines += ["", f"Played, {cards}{more}:"]
+        lines += ["", f"Played, {cards}:"]
         lines += _trick_lines(_tricks(deal.position(0), played, deal.first_trick), style)
-        so_far = position.declarer_thirds()
-        lines.append(f"  the declarer has {style.points(so_far)} points ({so_far} thirds) so far")
-    lines += ["", f"Value: {style.value(solution.thirds)} for the declarer: {_result_text(solution)}"]
-    if solution.moves:
+        if not over:
+            so_far = position.declarer_thirds()
+            lines.append(f"  the declarer has {style.points(so_far)} points ({so_far} thirds) so far")
+    if report.held is not None:
+        lines += ["", "Held at trick 1 (scored for the holder whatever the play; facts, not goals):"]
+        for seat in SEATS:
+            names = [name.replace("_", " ").title() for held_by, name in report.held if held_by == seat]
+            lines.append(f"  {seat_name(seat)}: {', '.join(names) or 'none'}")
+    label = "Result for the declarer" if over else "Value for the declarer"
+    lines += ["", f"{label}: {style.value(solution.thirds)}; {_result_text(solution)}"]
+    if solution.moves and solution.to_move is not None:
         lines += [f"  the declarer's points after each card of the {seat_name(solution.to_move)}, to move:"]
-        lines += _move_lines(solution, style)
+        lines += _move_lines(solution, solution.to_move, style)
     if solution.line:
         lines += ["Optimal line:", *_trick_lines(_tricks(position, solution.line, deal.first_trick), style)]
+        lines += _line_bonus_lines(report.line_bonuses)
     if net is not None:
-        lines += ["", f"Net game points for the declarer, played for the score: {net.score:+d}"]
-        if net.points_line_score is not None and net.points_line_score != net.score:
-            lines.append(f"  (the line played for points above gives him {net.points_line_score:+d})")
-        if net.line:
-            lines += ["Line played for the score:", *_trick_lines(_tricks(position, net.line, deal.first_trick), style)]
-    if report.held is not None:
-        lines += ["", "Held at trick 1 (bonuses that count whatever the play):"]
-        for seat in SEATS:
-            names = [name.replace("_", " ") for held_by, name in report.held if held_by == seat]
-            lines.append(f"  {seat_name(seat)}: {', '.join(names) or 'none'}")
+        lines += _net_lines(net, position, deal.first_trick, style)
     if table is not None:
         lines += ["", "Makeable with best play from here (double dummy):", *_feasibility_lines(table, style)]
     if review is not None:
         lines += ["", "Post-mortem of the play (the declarer's points with best play before and after each card):"]
         lines += _postmortem_lines(review, style)
-    stats = solution.stats
-    lines.append(
-        f"Search: {stats.nodes:,} nodes in {stats.ms:.1f} ms; table: {stats.tt_hits:,} hits of"
-        f" {stats.tt_probes:,} probes, {stats.tt_stores:,} stores in {stats.tt_entries:,} slots"
-    )
     if report.settlement is not None:
-        lines += ["", "Settlement of the played hand:", report.settlement.format()]
+        lines += ["", "Settlement of the played hand:", report.settlement.format(style.value)]
+    if not over:
+        stats = solution.stats
+        lines.append(
+            f"Search: {stats.nodes:,} nodes in {stats.ms:.1f} ms; table: {stats.tt_hits:,} hits of"
+            f" {stats.tt_probes:,} probes, {stats.tt_stores:,} stores in {stats.tt_entries:,} slots"
+        )
     return "\n".join(lines)
 
 
 def render_value(file: str, report: Report, style: Style) -> str:
-    """One line: the file, the value and whether the declarer wins."""
+    """One line: the file, the value, whether the declarer wins, the net
+    score when computed, and what ``--at`` left out."""
     solution = report.solution
-    result = f", {solution.result}" if solution.result else ""
-    return f"{file}: {style.value(solution.thirds)}{result}"
+    parts = [f"{file}: {style.value(solution.thirds)}"]
+    if solution.result:
+        parts.append(solution.result)
+    if report.net is not None:
+        parts.append(f"net score {report.net.score:+d}")
+    if report.left_out:
+        parts.append(_left_out(report))
+    return ", ".join(parts)
