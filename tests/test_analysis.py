@@ -103,3 +103,17 @@ def test_json_has_the_contract_keys(cold: list[Solution]) -> None:
     assert {"declarer", "to_move", "value", "result", "moves", "line", "stats"} <= data.keys()
     assert data["value"] == {"thirds": cold[0].thirds, "points": (cold[0].thirds + 1) // 3}
     assert data["line"] == [card_name(c) for c in cold[0].line]
+
+
+def test_value_objects_show_cards_by_name() -> None:
+    from kosolve.analysis.report import analyse
+    from kosolve.analysis.solving import MoveValue
+    from kosolve.model.cards import parse_card
+    from kosolve.model.deal import load_deal
+
+    report = analyse(load_deal("examples/played.json"))
+    assert "moves=(MoveValue(card='HK', thirds=111),), line=('HK', 'XXI'" in repr(report.solution)
+    assert report.postmortem is not None
+    assert "card='DK'" in repr(report.postmortem.cards[0])
+    move = MoveValue(parse_card("XIV"), 107)
+    assert eval(repr(move)) == move

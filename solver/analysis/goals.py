@@ -27,6 +27,7 @@ from kosolve.engine._search import BIRD, VALAT, Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Bird
 from kosolve.model.cards import KINGS, TRULL, Card, Hand, card_name
 from kosolve.model.game import DEFAULT_RULES, SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
+from kosolve.model.reprs import readable_repr
 
 TRICK_TARGETS: Final = (*(bird.name for bird in BIRDS), "valat")
 """Targets on the tricks, searched for both players."""
@@ -113,6 +114,9 @@ class Feasibility:
     Without Trull or Without kings in an ending whose declarer could force
     the win, judged on his 16 cards at trick 1 (docs/rules.md §5).
     ``feasible`` is then False."""
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("line",))
 
 
 @dataclass(frozen=True)

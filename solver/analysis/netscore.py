@@ -34,6 +34,7 @@ from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, NO_CARD, TRICKS_PER_GAME, Position, Rules, Seat
+from kosolve.model.reprs import readable_repr
 
 VALAT_DECLARER: Final = 1
 VALAT_DEFENDER: Final = 2
@@ -52,6 +53,9 @@ class NetScore:
     points; this is the one that search returns."""
     nodes: int
     ms: float
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("line",))
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -32,6 +32,7 @@ from kosolve.engine._search import Solver
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, Rules, Seat, seat_name
+from kosolve.model.reprs import readable_repr
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class CardReview:
     """... and after it."""
     net_loss: int | None = None
     """Net game points the card gave away from its player's side."""
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("card", "best"))
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from kosolve.engine._search import DEFAULT_TT_MB, Solver
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of, parse_card, points_of
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
+from kosolve.model.reprs import readable_repr
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class Solution:
     line: tuple[Card, ...]
     """An optimal line of play to the end of the hand."""
     stats: SearchStats
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("line",))
 
     @property
     def points(self) -> int:
