@@ -8,27 +8,23 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import Final
 
 import click
 
-from kosolve.analysis.report import Analyser, Options, OptionsError, check
+from kosolve.analysis.report import Analyser, Options
+
+# DealFileError moved to kosolve.cli.loading; kept importable from here for
+# the code that raised it from this module.
+from kosolve.cli.loading import DealFileError as DealFileError
+from kosolve.cli.loading import load_deals
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
-from kosolve.model.deal import Deal, DealError, load_deal
+from kosolve.model.deal import Deal
 from kosolve.model.game import Rules
 from kosolve.render.text import render_report, render_value, style_for
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
-
-
-class DealFileError(click.UsageError):
-    """A deal file that cannot be used: exit status 2 like any bad input,
-    shown as the one line that names the file and the field (the usage
-    text would only hide it)."""
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.ClickException.show(self, file)
 
 
 @dataclass(frozen=True)
@@ -39,17 +35,7 @@ class _Job:
 
 def _load_jobs(files: Sequence[str], options: Options) -> list[_Job]:
     """Every file read and checked before anything is solved or printed."""
-    jobs = []
-    for file in files:
-        try:
-            deal = load_deal(file)
-            check(deal, options)
-        except DealError as error:
-            raise DealFileError(str(error)) from None
-        except OptionsError as error:
-            raise DealFileError(f"{file}: {error}") from None
-        jobs.append(_Job(file, deal))
-    return jobs
+    return [_Job(name, deal) for name, deal in load_deals(files, options)]
 
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
@@ -59,7 +45,11 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 
 
 @click.command("solve", short_help="Solve deal files (the default command).")
-@click.argument("files", metavar="DEAL.json...", nargs=-1, required=True, type=click.Path(dir_okay=False))
+# No checks by click.Path: load_deal reports a directory or an unreadable
+# file in the one-line format of every other bad file.
+@click.argument(
+    "files", metavar="DEAL.json...", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False)
+)
 @click.option(
     "--at",
     type=click.IntRange(min=0),
@@ -110,11 +100,15 @@ def solve_command(
     table is shared by all files; it speeds up solving but never changes an
     answer.
 
+    A DEAL.json of - reads one deal from the standard input (named <stdin>
+    in messages and output).
+
     \b
     Examples:
       kosolve examples/ending.json
       kosolve --at 4 examples/played.json
       kosolve --json examples/*.json > values.jsonl
+      kosolve - < examples/ending.json
     """
     if quiet and not as_json:
         options = Options.value_only(rules=rules, at=at)

@@ -4,17 +4,34 @@ the command line's loading and usage errors (docs/deal-files.md)."""
 from __future__ import annotations
 
 import copy
+import doctest
 import io
 import json
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, NoReturn
 
 import pytest
+from click.testing import CliRunner, Result
 
+import kosolve.cli.errors
+import kosolve.cli.loading
+import kosolve.model.quoting
+from kosolve.analysis.report import Analyser
+from kosolve.cli.errors import INTERRUPTED
+from kosolve.cli.main import cli, main
+from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.cards import CARD_NAMES, CardError, card_name, parse_card
 from kosolve.model.deal import MAX_FILE_BYTES, DealError, deal_to_json, load_deal, parse_deal, read_deal
+from kosolve.model.game import RULE_SWITCHES, Rules, RulesError
 from kosolve.model.quoting import QUOTE_LIMIT, describe, quote
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 ENDING: dict[str, Any] = {
     "version": 1,
@@ -333,3 +350,206 @@ def test_suggestions_are_canonical_names() -> None:
                 suggested = re.search(r"did you mean (.*)\?\)$", str(error))
                 if suggested:
                     assert set(suggested[1].split(" or ")) <= set(CARD_NAMES), str(error)
+
+
+# The command line: tasks 3 (one line for usage errors), 4 (Ctrl-C), 7 (stdin), 8 (rule switches).
+
+
+def run(*args: str, input: str | bytes | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input, prog_name="kosolve")
+
+
+def assert_one_line(result: Result, line: str) -> None:
+    """Bad input: exactly ``line`` on stderr, exit status 2, nothing on stdout."""
+    assert result.exit_code == 2, (result.exit_code, result.output[:300])
+    assert result.stdout == ""
+    assert result.stderr == line + "\n"
+
+
+@pytest.fixture
+def in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write(data: object, name: str = "deal.json") -> str:
+    Path(name).write_text(json.dumps(data), encoding="utf-8")
+    return name
+
+
+@pytest.mark.usefixtures("in_tmp_path")
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["."], "Error: .: cannot read the file: Is a directory"),
+        (["missing.json"], "Error: missing.json: cannot read the file: No such file or directory"),
+        (["--at", "-1", "deal.json"], "Error: --at: -1 is not in the range x>=0."),
+        (["--at", "x", "deal.json"], "Error: --at: 'x' is not a valid integer range."),
+        (["--at", "1\n2", "deal.json"], r"Error: --at: '1\n2' is not a valid integer range."),
+        (["--at", "3", "deal.json"], "Error: deal.json: --at 3 is beyond the play, which has 0 cards"),
+        (["--tt-mb", "-5", "deal.json"], "Error: --tt-mb: -5.0 is not in the range x>0."),
+        (["--win-thirds", "105", "deal.json"], "Error: --win-thirds: '105' is not one of '107', '106'."),
+        (["--zzz", "deal.json"], "Error: --zzz: no such option"),
+        (["--at"], "Error: Option '--at' requires an argument."),
+        (["solve"], "Error: Missing argument 'DEAL.json...'."),
+        (["bench", "--deals", "x"], "Error: --deals: 'x' is not a valid integer range."),
+        (["bench", "extra"], "Error: Got unexpected extra argument (extra)"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
+    write(ENDING)
+    assert_one_line(run(*args), line)
+
+
+@pytest.mark.usefixtures("in_tmp_path")
+def test_an_unknown_option_gets_click_s_guesses_in_one_line() -> None:
+    result = run("--scor", write(ENDING))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("Error: --scor: no such option (did you mean --score")
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.usefixtures("in_tmp_path")
+def test_a_file_given_as_a_directory_path_is_named() -> None:
+    Path("deals").mkdir()
+    assert_one_line(run("deals/"), "Error: deals/: cannot read the file: Is a directory")
+    assert_one_line(run("-q", write(ENDING), "deals"), "Error: deals: cannot read the file: Is a directory")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["solve", "--help"], ["bench", "-h"], ["--at", "x", "-h"]])
+def test_help_is_unchanged(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: kosolve")
+    assert "Options:" in result.stdout
+
+
+def test_solve_help_tells_of_the_standard_input() -> None:
+    assert "A DEAL.json of - reads one deal from the standard input" in run("solve", "-h").stdout
+
+
+def test_ctrl_c_while_solving_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Analyser, "analyse", interrupted)
+    result = run(str(EXAMPLES / "ending.json"))
+    assert result.exit_code == INTERRUPTED == 130
+    assert result.stdout == ""
+    assert result.stderr == "Interrupted\n"
+
+
+def test_ctrl_c_while_reading_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kosolve.cli.loading, "read_deal", interrupted)
+    assert run("-q", "-", input="{}").exit_code == 130
+
+
+def test_out_of_memory_is_a_one_line_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    def exhausted(*args: object, **kwargs: object) -> NoReturn:
+        raise MemoryError
+
+    monkeypatch.setattr(Analyser, "analyse", exhausted)
+    result = run(str(EXAMPLES / "ending.json"))
+    assert result.exit_code == 1
+    assert result.stderr == "Error: out of memory\n"
+
+
+def test_the_console_script_exits_2_on_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--at", "x", str(EXAMPLES / "ending.json")])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err == "Error: --at: 'x' is not a valid integer range.\n"
+
+
+def test_a_real_interrupt_exits_130() -> None:
+    # The child says when it is about to read its standard input, which the
+    # test never closes: the SIGINT finds it blocked in that read.
+    code = "import sys, kosolve.cli.main as m; print('ready', flush=True); m.main(['-q', '-'])"
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        _, stderr = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 130, stderr
+    assert stderr == "Interrupted\n"
+
+
+def test_a_deal_on_the_standard_input() -> None:
+    text = (EXAMPLES / "ending.json").read_text(encoding="utf-8")
+    result = run("-q", "-", input=text)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("<stdin>: 37 points (111 thirds), won")
+    data = json.loads(run("--json", "--no-feasibility", "-", input=text).stdout)
+    assert data["file"] == "<stdin>"
+    assert run("-q", "-", input=b"\xef\xbb\xbf" + text.encode()).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "input", "line"),
+    [
+        (["-"], "", "Error: <stdin>: line 1, column 1: broken JSON: Expecting value"),
+        (["-"], "[" * 5000, "Error: <stdin>: broken JSON: nested too deep (a deal nests 3 levels)"),
+        (["-"], b'{"version": "\xff"}', "Error: <stdin>: not UTF-8 text (byte 13: invalid start byte)"),
+        (
+            ["-"],
+            json.dumps(ending(contract="Solo\n")),
+            r"Error: <stdin>: contract: unknown contract 'Solo\n' (expected",
+        ),
+        (["-", "-"], json.dumps(ENDING), "Error: <stdin>: given 2 times, but holds one deal"),
+        (["--at", "2", "-"], json.dumps(ENDING), "Error: <stdin>: --at 2 is beyond the play, which has 0 cards"),
+    ],
+)
+def test_bad_input_on_the_standard_input(args: list[str], input: str | bytes, line: str) -> None:
+    result = run(*args, input=input)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(line) and result.stderr.count("\n") == 1
+
+
+ANNOUNCED = ending(announcements=[{"by": "dealer", "what": "pagat", "when": "after"}])
+KONTRA = ending(announcements=[{"by": "forehand", "what": "uhu", "when": "after", "kontra": True}])
+
+
+@pytest.mark.usefixtures("in_tmp_path")
+@pytest.mark.parametrize(
+    ("data", "switch", "line"),
+    [
+        (
+            ANNOUNCED,
+            RULE_SWITCHES["defender_announcements"],
+            "Error: deal.json: announcements[0].by: the dealer defends,"
+            " and defender announcements are off (use --defender-announcements)",
+        ),
+        (KONTRA, RULE_SWITCHES["kontra"], "Error: deal.json: announcements[0].kontra: Kontra is off (use --kontra)"),
+    ],
+)
+def test_a_message_about_a_rule_option_names_its_switch(data: object, switch: str, line: str) -> None:
+    name = write(data)
+    assert switch in line
+    assert_one_line(run("-q", name), line)
+    assert run("-q", switch, name).exit_code == 0
+
+
+def test_every_rule_message_names_its_switch() -> None:
+    with pytest.raises(RulesError, match=f"^win_thirds: 105 is not a rule option \\({RULE_SWITCHES['win_thirds']} "):
+        Rules(win_thirds=105)
+    result = run("--win-thirds", "36", str(EXAMPLES / "ending.json"))
+    assert result.exit_code == 2 and result.stderr.startswith(f"Error: {RULE_SWITCHES['win_thirds']}: ")
+    deal = parse_deal(ending(announcements=[{"by": "dealer", "what": "uhu", "when": "after", "kontra": True}]), "d")
+    with pytest.raises(AnnouncementError, match=RULE_SWITCHES["defender_announcements"]):
+        check_announcements(deal.announcements, deal.contract, deal.declarer, Rules(kontra=True))
+    with pytest.raises(AnnouncementError, match=RULE_SWITCHES["kontra"]):
+        check_announcements(deal.announcements, deal.contract, deal.declarer, Rules(defender_announcements=True))
+
+
+@pytest.mark.parametrize("module", [kosolve.model.quoting, kosolve.cli.errors, kosolve.cli.loading])
+def test_docstring_examples(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -53,7 +53,7 @@ from kosolve.model.game import (
     Seat,
     seat_name,
 )
-from kosolve.model.quoting import describe, member, quote
+from kosolve.model.quoting import describe, member, quote, source_name
 
 FORMAT_VERSION: Final = 1
 """The deal file format this module reads and writes."""
@@ -148,7 +148,7 @@ class _Parser:
     twice."""
 
     def __init__(self, source: str) -> None:
-        self.source = _shown(source)
+        self.source = source_name(source)
         self.seen: dict[Card, str] = {}
 
     def error(self, field: str, message: str) -> DealError:
@@ -343,12 +343,6 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-def _shown(source: str) -> str:
-    # A file name is shown as given unless it would break the line; it is
-    # not shortened, being the user's own.
-    return source if source.isprintable() else quote(source, limit=None)
-
-
 def read_deal(file: IO[bytes], source: str) -> Deal:
     """The deal in the open binary ``file`` (UTF-8 JSON, a byte order mark
     allowed), named ``source`` in the messages of :class:`DealError`; the
@@ -364,7 +358,7 @@ def read_deal(file: IO[bytes], source: str) -> Deal:
     ...
     kosolve.model.deal.DealError: <stdin>: broken JSON: nested too deep (a deal nests 3 levels)
     """
-    shown = _shown(source)
+    shown = source_name(source)
     try:
         data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
@@ -407,7 +401,8 @@ def load_deal(path: str | os.PathLike[str]) -> Deal:
         with open(path, "rb") as file:
             return read_deal(file, source)
     except OSError as error:
-        raise DealError(f"{_shown(source)}: cannot read the file: {error.strerror or type(error).__name__}") from None
+        reason = error.strerror or type(error).__name__
+        raise DealError(f"{source_name(source)}: cannot read the file: {reason}") from None
 
 
 def deal_to_json(deal: Deal) -> dict[str, object]:

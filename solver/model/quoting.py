@@ -104,4 +104,14 @@ def member(parent: str, key: str) -> str:
     return f"{parent}[{quote(key)}]"
 
 
-__all__ = ["QUOTE_LIMIT", "describe", "member", "quote"]
+def source_name(name: str) -> str:
+    """A file name as messages show it: as given, unless it would break the
+    line; it is not shortened, being the user's own.
+
+    >>> source_name("deals/my deal.json"), source_name("a\\nb.json")
+    ('deals/my deal.json', "'a\\\\nb.json'")
+    """
+    return name if name.isprintable() else quote(name, limit=None)
+
+
+__all__ = ["QUOTE_LIMIT", "describe", "member", "quote", "source_name"]
