@@ -173,7 +173,8 @@ def test_an_odd_key_is_quoted_in_brackets() -> None:
     assert error_of(ending(hands={"forehand": ["HK"], "dealer": ["HQ"], "nor th": []})).startswith(
         "deal.json: hands['nor th']: unknown seat"
     )
-    assert error_of({**ENDING, 3: 1}) == "deal.json: a key is the number 3, not a string"
+    numbered: dict[Any, Any] = {**ENDING, 3: 1}
+    assert error_of(numbered) == "deal.json: a key is the number 3, not a string"
 
 
 def test_a_file_name_that_would_break_the_line_is_quoted(tmp_path: Path) -> None:
