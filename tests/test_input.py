@@ -554,3 +554,11 @@ def test_every_rule_message_names_its_switch() -> None:
 def test_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_huge_holding_stops_at_the_first_card_given_twice() -> None:
+    names: list[object] = ["HK"] * 1_000_000
+    assert error_of(ending(hands={"forehand": names, "dealer": ["HQ"]})) == (
+        "deal.json: hands.forehand[1]: HK is also at hands.forehand[0]"
+    )
+    assert error_of(ending(play=[7] * 1_000_000)) == "deal.json: play: 1000000 cards played, but the hands hold only 6"

@@ -188,16 +188,20 @@ class _Parser:
         except CardError as error:
             raise self.error(field, str(error)) from None
 
-    def card_list(self, field: str, value: object) -> list[Card]:
+    def card_array(self, field: str, value: object) -> list[object]:
+        """The array of card names at ``field``, its names not yet read."""
         if not isinstance(value, list):
             raise self.error(field, f"expected an array of card names, got {describe(value)}")
-        return [self.card(f"{field}[{index}]", item) for index, item in enumerate(value)]
+        return value
 
     def holding(self, field: str, value: object) -> Hand:
         """A list of distinct cards, none of them seen in an earlier holding."""
         hand = 0
-        for index, card in enumerate(self.card_list(field, value)):
+        # Card by card, so that a file of millions of names stops at the
+        # first one given twice.
+        for index, item in enumerate(self.card_array(field, value)):
             place = f"{field}[{index}]"
+            card = self.card(place, item)
             if card in self.seen:
                 raise self.error(place, f"{card_name(card)} is also at {self.seen[card]}")
             self.seen[card] = place
@@ -262,10 +266,11 @@ class _Parser:
         return tuple(announcements)
 
     def play(self, value: object, position: Position, first_trick: int) -> tuple[Card, ...]:
-        cards = self.card_list("play", value)
+        items = self.card_array("play", value)
         room = position.hands[0].bit_count() + position.hands[1].bit_count()
-        if len(cards) > room:
-            raise self.error("play", f"{len(cards)} cards played, but the hands hold only {room}")
+        if len(items) > room:
+            raise self.error("play", f"{len(items)} cards played, but the hands hold only {room}")
+        cards = [self.card(f"play[{index}]", item) for index, item in enumerate(items)]
         played: dict[Card, int] = {}
         for index, card in enumerate(cards):
             field = f"play[{index}]: trick {first_trick + index // 2}"
