@@ -22,8 +22,9 @@ from click.testing import CliRunner, Result
 import kosolve.cli.errors
 import kosolve.cli.loading
 import kosolve.model.quoting
-from kosolve.analysis.report import Analyser
+from kosolve.analysis.report import Analyser, Options
 from kosolve.cli.errors import INTERRUPTED
+from kosolve.cli.loading import DealFileError
 from kosolve.cli.main import cli, main
 from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.cards import CARD_NAMES, CardError, card_name, parse_card
@@ -562,3 +563,10 @@ def test_a_huge_holding_stops_at_the_first_card_given_twice() -> None:
         "deal.json: hands.forehand[1]: HK is also at hands.forehand[0]"
     )
     assert error_of(ending(play=[7] * 1_000_000)) == "deal.json: play: 1000000 cards played, but the hands hold only 6"
+
+
+def test_a_closed_standard_input_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python sets sys.stdin to None when the process has no file 0 (kosolve - <&-).
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(DealFileError, match=r"^<stdin>: cannot read the file: there is no standard input$"):
+        kosolve.cli.loading.load_deals(["-"], Options())
