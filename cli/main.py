@@ -10,12 +10,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import click
 
 from kosolve import __version__
 from kosolve.cli.bench import bench_command
+from kosolve.cli.errors import InputError, Interrupted, one_line
 from kosolve.cli.solve import solve_command
 
 DEFAULT_COMMAND: Final = "solve"
@@ -31,6 +32,21 @@ class DefaultCommandGroup(click.Group):
         if args and args[0] not in self.commands and args[0] not in group_options:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; its usage errors are one line, not click's
+        usage text (``-h`` still shows the help), Ctrl-C exits 130 and
+        running out of memory is a one-line failure, exit 1."""
+        try:
+            return super().invoke(ctx)
+        except InputError:
+            raise
+        except click.UsageError as error:
+            raise one_line(error) from None
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+        except MemoryError:
+            raise click.ClickException("out of memory") from None
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")

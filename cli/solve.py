@@ -11,28 +11,20 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import Final
 
 import click
 
-from kosolve.analysis.report import Analyser, Options, OptionsError, check
+from kosolve.analysis.report import Analyser, Options
+from kosolve.cli.loading import DealFileError, load_deals
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
-from kosolve.model.deal import Deal, DealError, deal_to_json, load_deal
+from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.ending import EndingError, ending_deal
 from kosolve.model.game import Rules
 from kosolve.render.text import render_report, render_value, style_for
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
-
-
-class DealFileError(click.UsageError):
-    """A deal file that cannot be used: exit status 2 like any bad input,
-    shown as the one line that names the file and the field (the usage
-    text would only hide it)."""
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.ClickException.show(self, file)
 
 
 @dataclass(frozen=True)
@@ -43,17 +35,7 @@ class _Job:
 
 def _load_jobs(files: Sequence[str], options: Options) -> list[_Job]:
     """Every file read and checked before anything is solved or printed."""
-    jobs = []
-    for file in files:
-        try:
-            deal = load_deal(file)
-            check(deal, options)
-        except DealError as error:
-            raise DealFileError(str(error)) from None
-        except OptionsError as error:
-            raise DealFileError(f"{file}: {error}") from None
-        jobs.append(_Job(file, deal))
-    return jobs
+    return [_Job(name, deal) for name, deal in load_deals(files, options)]
 
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
@@ -64,7 +46,11 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 
 
 @click.command("solve", short_help="Solve deal files (the default command).")
-@click.argument("files", metavar="DEAL.json...", nargs=-1, required=True, type=click.Path(dir_okay=False))
+# No checks by click.Path: load_deal reports a directory or an unreadable
+# file in the one-line format of every other bad file.
+@click.argument(
+    "files", metavar="DEAL.json...", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False)
+)
 @click.option(
     "--at",
     type=click.IntRange(min=0),
@@ -123,11 +109,15 @@ def solve_command(
     table is shared by all files; it speeds up solving but never changes an
     answer.
 
+    A DEAL.json of - reads one deal from the standard input (named <stdin>
+    in messages and output).
+
     \b
     Examples:
       kosolve examples/ending.json
       kosolve --at 4 examples/played.json
       kosolve --json examples/*.json > values.jsonl
+      kosolve - < examples/ending.json
     """
     if quiet and not as_json:
         options = Options.value_only(rules=rules, at=at, score=bool(score))
@@ -172,8 +162,11 @@ def _ending_to_write(jobs: Sequence[_Job], at: int | None, path: str) -> Deal:
     if len(jobs) != 1:
         raise click.UsageError(f"--write-position takes one deal file, not {len(jobs)}")
     job = jobs[0]
-    if os.path.exists(path) and os.path.samefile(path, job.file):
+    if os.path.exists(path) and os.path.exists(job.file) and os.path.samefile(path, job.file):
         raise click.UsageError(f"--write-position {path} would replace the deal file it reads")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise click.UsageError(f"--write-position {path}: cannot write into {folder}")
     try:
         return ending_deal(job.deal, at)
     except EndingError as error:

@@ -297,11 +297,21 @@ def test_write_position_refuses_what_it_cannot_write() -> None:
     assert not Path("position.json").exists()
 
 
-def test_write_position_into_a_missing_folder_fails_and_leaves_nothing() -> None:
+def test_write_position_into_a_missing_folder_is_refused_before_solving() -> None:
     result = run("--write-position", "missing/position.json", example("ending.json"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
     assert "missing/position.json" in result.stderr
     assert list(Path().iterdir()) == []
+
+
+def test_write_position_from_standard_input() -> None:
+    Path("position.json").write_text("{}")
+    text = (ROOT / "examples" / "played.json").read_text()
+    result = CliRunner().invoke(cli, ["--write-position", "position.json", "--at", "4", "-q", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    assert load_deal("position.json").play == ()
 
 
 def test_the_ending_module_examples() -> None:

@@ -17,6 +17,7 @@ from typing import Final
 
 from kosolve.model.cards import PAGAT, PELIKAN, QUAPIL, UHU, Card, card_name, thirds_for_points
 from kosolve.model.game import DEFAULT_RULES, RULE_SWITCHES, SEATS, Rules, Seat, seat_name
+from kosolve.model.quoting import quote
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def bird_named(name: str) -> Bird:
     for bird in BIRDS:
         if bird.name == name:
             return bird
-    raise AnnouncementError(f"unknown bird {name!r}")
+    raise AnnouncementError(f"unknown bird {quote(name)}")
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,9 @@ class Announcement:
         if self.by not in SEATS:
             raise AnnouncementError(f"unknown seat {self.by!r}")
         if self.what not in ANNOUNCEMENTS:
-            raise AnnouncementError(f"unknown announcement {self.what!r}")
+            raise AnnouncementError(f"unknown announcement {quote(self.what)}")
         if self.when is not None and self.when not in TIMINGS:
-            raise AnnouncementError(f"unknown timing {self.when!r} (expected before or after)")
+            raise AnnouncementError(f"unknown timing {quote(self.when)} (expected before or after)")
 
     def describe(self) -> str:
         """The announcement in words, as in the settlement.

@@ -21,8 +21,12 @@ tarocks) a higher bit is always a higher card::
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Final, TypeAlias
+
+from kosolve.model.quoting import quote
 
 Card: TypeAlias = int
 Hand: TypeAlias = int
@@ -90,7 +94,8 @@ KINGS: Final[Hand] = (1 << HK) | (1 << DK) | (1 << SK) | (1 << CK)
 TRULL: Final[Hand] = (1 << PAGAT) | (1 << MOND) | (1 << SKUS)
 BIRD_CARDS: Final[Hand] = (1 << PAGAT) | (1 << UHU) | (1 << PELIKAN) | (1 << QUAPIL)
 
-_ALIASES: Final = {"SKUS": SKUS, "SKÜS": SKUS, "SKIS": SKUS, "PAGAT": PAGAT, "MOND": MOND}
+_ALIASES: Final = {"SKUS": SKUS, "SKIS": SKUS, "PAGAT": PAGAT, "MOND": MOND}
+"""Other names of the trull cards, matched in any letter case."""
 
 
 class CardError(ValueError):
@@ -100,36 +105,110 @@ class CardError(ValueError):
 def parse_card(name: str) -> Card:
     """The card with the given name.
 
-    Canonical names are accepted in any letter case where that is not
+    Canonical names are accepted in any ASCII letter case where that is not
     ambiguous (``SK`` is the king of spades, ``Sk`` the Sküs), and so are
-    the Unicode suit symbols and a few common spellings of the trull.
+    the spellings Skus, Skis, Pagat and Mond of the trull.  Nothing else is:
+    no white space, no suit symbols, no look-alike letters (a long s, a
+    Kelvin sign, full-width letters); the error names the cards such a name
+    resembles.
 
-    >>> parse_card("Sk") == parse_card("sküs") == SKUS, parse_card("SK") == SK
+    >>> parse_card("Sk") == parse_card("skus") == SKUS, parse_card("SK") == SK
     (True, True)
-    >>> parse_card("♠10") == S10, parse_card("xxi") == MOND
+    >>> parse_card("s10") == S10, parse_card("xxi") == MOND
     (True, True)
-    >>> parse_card("H10")
+    >>> parse_card("10S")
     Traceback (most recent call last):
     ...
-    kosolve.model.cards.CardError: unknown card 'H10'
+    kosolve.model.cards.CardError: unknown card '10S' (did you mean S10?)
+    >>> parse_card("\u017f10")
+    Traceback (most recent call last):
+    ...
+    kosolve.model.cards.CardError: unknown card '\\u017f10' (did you mean S10?)
+    >>> parse_card("HA")
+    Traceback (most recent call last):
+    ...
+    kosolve.model.cards.CardError: unknown card 'HA' (hearts are HK HQ HC HJ H1 H2 H3 H4)
     """
-    key = name.strip()
-    for symbol, letter in zip(SUIT_SYMBOLS[:4], SUIT_LETTERS[:4], strict=True):
-        key = key.replace(symbol, letter)
-    if key in _BY_NAME:
-        return _BY_NAME[key]
-    upper = key.upper()
-    if upper in _ALIASES:
-        return _ALIASES[upper]
-    if upper == "SK":
-        raise CardError(f"ambiguous card {name!r}: write SK for the king of spades, Sk for the Sküs")
-    card = _BY_NAME.get(upper)
-    if card is None:
-        raise CardError(f"unknown card {name!r}")
-    return card
+    card = _BY_NAME.get(name)
+    if card is not None:
+        return card
+    # Letter case is folded for ASCII only: str.upper() would also turn a
+    # long s into S and a dotless i into I.
+    if name.isascii():
+        upper = name.upper()
+        if upper == "SK":
+            raise CardError(f"ambiguous card {quote(name)}: write SK for the king of spades, Sk for the Sküs")
+        card = _ALIASES.get(upper, _BY_NAME.get(upper))
+        if card is not None:
+            return card
+    raise CardError(f"unknown card {quote(name)}{_suggestion(name)}")
 
 
 _BY_NAME: Final = {name: card for card, name in enumerate(CARD_NAMES)}
+
+
+def _spellings() -> dict[str, tuple[str, ...]]:
+    spellings: dict[str, tuple[str, ...]] = {}
+    for name in CARD_NAMES:
+        spellings[name.upper()] = (*spellings.get(name.upper(), ()), name)
+    for alias, card in _ALIASES.items():
+        spellings[alias] = (CARD_NAMES[card],)
+    return spellings
+
+
+_SPELLINGS: Final = _spellings()
+"""Every accepted spelling in upper case, with the canonical names it may
+mean (both SK and Sk for "SK")."""
+_FOLD_LIMIT: Final = 12
+"""Names longer than this (folded) resemble no card; the longest is PAGAT."""
+_SIMILAR: Final = 0.6
+"""The least :class:`difflib.SequenceMatcher` ratio of a suggestion."""
+
+
+def _fold(name: str) -> str:
+    # What a misspelt name imitates, in ASCII capitals: NFKC maps the long
+    # s, the Kelvin sign and full-width letters to their plain letters,
+    # NFKD then splits off accents (Sküs), which are dropped.
+    text = unicodedata.normalize("NFKC", name[: 4 * _FOLD_LIMIT]).upper()
+    for symbol, letter in zip(SUIT_SYMBOLS[:4], SUIT_LETTERS[:4], strict=True):
+        text = text.replace(symbol, letter)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return "".join(text.split())
+
+
+def _resembled(key: str) -> tuple[str, ...]:
+    if key in _SPELLINGS:
+        return _SPELLINGS[key]
+    # The commonest slip: the rank before the suit letter (10S, KH).
+    if key[-1] in SUIT_LETTERS[:4] and key[-1] + key[:-1] in _SPELLINGS:
+        return _SPELLINGS[key[-1] + key[:-1]]
+    if key.isdigit() and 1 <= int(key) <= len(TAROCK_NAMES) - 1:
+        return (TAROCK_NAMES[int(key) - 1],)
+    # A name's first letter is rarely the slip: a suit letter or the start
+    # of a numeral keeps HX among the hearts rather than near X.
+    candidates = [spelling for spelling in _SPELLINGS if spelling[0] == key[0]] or list(_SPELLINGS)
+    ratios = {spelling: difflib.SequenceMatcher(None, key, spelling).ratio() for spelling in candidates}
+    best = max(ratios.values())
+    if best < _SIMILAR:
+        return ()
+    names = [name for spelling, ratio in ratios.items() if ratio == best for name in _SPELLINGS[spelling]]
+    return tuple(dict.fromkeys(names))
+
+
+def _suggestion(name: str) -> str:
+    """What an unknown card name resembles, as a parenthesis to its message:
+    the nearest canonical names, else the cards of the suit it starts with,
+    else nothing."""
+    key = _fold(name)
+    if not key or len(key) > _FOLD_LIMIT:
+        return ""
+    names = _resembled(key)
+    if names:
+        return f" (did you mean {' or '.join(names)}?)"
+    if key[0] in SUIT_LETTERS[:4]:
+        suit = SUIT_LETTERS.index(key[0])
+        return f" ({SUIT_NAMES[suit]} are {' '.join(hand_names(SUIT_MASKS[suit]))})"
+    return ""
 
 
 def card_name(card: Card) -> str:
@@ -202,7 +281,7 @@ def parse_hand(names: Iterable[str]) -> Hand:
     for name in names:
         bit = 1 << parse_card(name)
         if hand & bit:
-            raise CardError(f"card {name!r} named twice")
+            raise CardError(f"card {quote(name)} named twice")
         hand |= bit
     return hand
 

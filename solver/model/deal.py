@@ -29,7 +29,7 @@ Every error names the file and the field in one line:
 ...             "hands": {"forehand": ["HK"], "dealer": ["H10"]}}, "deal.json")
 Traceback (most recent call last):
 ...
-kosolve.model.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10'
+kosolve.model.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10' (did you mean H1?)
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import IO, Final
 
 from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS, Announcement, announcement_problems
-from kosolve.model.cards import ALL_CARDS, CARD_NAMES, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
+from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
 from kosolve.model.game import (
     CONTRACTS,
     FOREHAND,
@@ -53,6 +53,7 @@ from kosolve.model.game import (
     Seat,
     seat_name,
 )
+from kosolve.model.quoting import describe, member, quote, source_name
 
 FORMAT_VERSION: Final = 1
 """The deal file format this module reads and writes."""
@@ -61,9 +62,15 @@ KEYS: Final = ("version", "contract", "declarer", "hands", "piles", "leader", "a
 """The keys of a deal file, in the order :func:`deal_to_json` writes them."""
 _REQUIRED: Final = ("version", "contract", "declarer", "hands")
 _ANNOUNCEMENT_KEYS: Final = ("by", "what", "when", "kontra")
-# Canonical names are matched exactly first: "SK" (the king of spades) and
-# "Sk" (the Sküs) differ only in letter case, which parse_card ignores.
-_CANONICAL: Final = {name: card for card, name in enumerate(CARD_NAMES)}
+_FUTURE_VERSIONS: Final = 1000
+"""Versions below this may be a later format, the others are no version."""
+MAX_FILE_BYTES: Final = 64 << 20
+"""The largest deal file read (a real one is a few KB): reading stops
+there, so that a device or a runaway pipe given as the file is refused
+rather than exhausting memory."""
+_MAX_DIGITS: Final = 40
+"""The longest number a deal file may hold: no field needs more, and
+Python refuses to read integers past 4300 digits anyway."""
 
 
 @dataclass(frozen=True)
@@ -115,20 +122,24 @@ class DealError(ValueError):
     the message is one line naming the file and the field."""
 
 
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value!r}" if len(value) <= 20 else "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
+class _Members(dict[str, object]):
+    """A JSON object as read from a file, remembering its first key given
+    twice (a dict keeps only the last value), so that the parser can name
+    the object's field."""
+
+    twice: str | None = None
+
+
+def _members(pairs: list[tuple[str, object]]) -> _Members:
+    members = _Members(pairs)
+    if len(members) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                members.twice = key
+                break
+            seen.add(key)
+    return members
 
 
 class _Parser:
@@ -137,44 +148,60 @@ class _Parser:
     twice."""
 
     def __init__(self, source: str) -> None:
-        self.source = source
+        self.source = source_name(source)
         self.seen: dict[Card, str] = {}
 
     def error(self, field: str, message: str) -> DealError:
-        return DealError(f"{self.source}: {field}: {message}")
+        """The error at ``field`` (the deal itself when empty)."""
+        return DealError(f"{self.source}: {field}: {message}" if field else f"{self.source}: {message}")
+
+    def keys(self, field: str, value: Mapping[str, object], allowed: tuple[str, ...], message: str) -> None:
+        """Refuse a key of the object at ``field`` given twice, not a string,
+        or not ``allowed`` (saying ``message``)."""
+        if isinstance(value, _Members) and value.twice is not None:
+            raise self.error(member(field, value.twice), "key given twice")
+        for key in value:
+            if not isinstance(key, str):
+                raise self.error(field, f"a key is {describe(key)}, not a string")
+            if key not in allowed:
+                raise self.error(member(field, key), message)
 
     def choice(self, data: Mapping[str, object], key: str, choices: tuple[str, ...], what: str) -> str:
         return self.word(key, data[key], choices, what)
 
     def word(self, field: str, value: object, choices: tuple[str, ...], what: str) -> str:
         if not isinstance(value, str):
-            raise self.error(field, f"expected a string, got {_json_type(value)}")
-        name = value.strip().lower()
+            raise self.error(field, f"expected a string, got {describe(value)}")
+        # Letter case is the one leeway, and only in ASCII: str.lower() would
+        # also fold look-alikes such as the Kelvin sign into plain letters.
+        name = value.lower() if value.isascii() else value
         if name not in choices:
             expected = ", ".join(choices[:-1]) + " or " + choices[-1]
-            raise self.error(field, f"unknown {what} {value!r} (expected {expected})")
+            raise self.error(field, f"unknown {what} {quote(value)} (expected {expected})")
         return name
 
     def card(self, field: str, value: object) -> Card:
         if not isinstance(value, str):
-            raise self.error(field, f"expected a card name, got {_json_type(value)}")
-        if value in _CANONICAL:
-            return _CANONICAL[value]
+            raise self.error(field, f"expected a card name, got {describe(value)}")
         try:
             return parse_card(value)
         except CardError as error:
             raise self.error(field, str(error)) from None
 
-    def card_list(self, field: str, value: object) -> list[Card]:
+    def card_array(self, field: str, value: object) -> list[object]:
+        """The array of card names at ``field``, its names not yet read."""
         if not isinstance(value, list):
-            raise self.error(field, f"expected an array of card names, got {_json_type(value)}")
-        return [self.card(f"{field}[{index}]", item) for index, item in enumerate(value)]
+            raise self.error(field, f"expected an array of card names, got {describe(value)}")
+        return value
 
     def holding(self, field: str, value: object) -> Hand:
         """A list of distinct cards, none of them seen in an earlier holding."""
         hand = 0
-        for index, card in enumerate(self.card_list(field, value)):
+        # Card by card, so that a file of millions of names stops at the
+        # first one given twice.
+        for index, item in enumerate(self.card_array(field, value)):
             place = f"{field}[{index}]"
+            card = self.card(place, item)
             if card in self.seen:
                 raise self.error(place, f"{card_name(card)} is also at {self.seen[card]}")
             self.seen[card] = place
@@ -184,10 +211,8 @@ class _Parser:
     def seats(self, data: Mapping[str, object], key: str) -> tuple[Hand, Hand]:
         value = data[key]
         if not isinstance(value, Mapping):
-            raise self.error(key, f"expected an object with forehand and dealer, got {_json_type(value)}")
-        for name in value:
-            if name not in SEAT_NAMES:
-                raise self.error(f"{key}.{name}", "unknown seat (expected forehand and dealer)")
+            raise self.error(key, f"expected an object with forehand and dealer, got {describe(value)}")
+        self.keys(key, value, SEAT_NAMES, "unknown seat (expected forehand and dealer)")
         for name in SEAT_NAMES:
             if name not in value:
                 raise self.error(key, f"{name} missing (give both forehand and dealer)")
@@ -216,10 +241,9 @@ class _Parser:
 
     def announcement(self, field: str, value: object) -> Announcement:
         if not isinstance(value, Mapping):
-            raise self.error(field, f"expected an object with by, what and when, got {_json_type(value)}")
-        for key in value:
-            if key not in _ANNOUNCEMENT_KEYS:
-                raise self.error(f"{field}.{key}", f"unknown key (an announcement has {', '.join(_ANNOUNCEMENT_KEYS)})")
+            raise self.error(field, f"expected an object with by, what and when, got {describe(value)}")
+        has = ", ".join(_ANNOUNCEMENT_KEYS)
+        self.keys(field, value, _ANNOUNCEMENT_KEYS, f"unknown key (an announcement has {has})")
         for key in ("by", "what"):
             if key not in value:
                 raise self.error(f"{field}.{key}", "required key missing")
@@ -228,12 +252,12 @@ class _Parser:
         when = self.word(f"{field}.when", value["when"], TIMINGS, "timing") if "when" in value else None
         kontra = value.get("kontra", False)
         if not isinstance(kontra, bool):
-            raise self.error(f"{field}.kontra", f"expected true or false, got {_json_type(kontra)}")
+            raise self.error(f"{field}.kontra", f"expected true or false, got {describe(kontra)}")
         return Announcement(by, what, when, kontra)
 
     def announcements(self, value: object, contract: str, declarer: Seat) -> tuple[Announcement, ...]:
         if not isinstance(value, list):
-            raise self.error("announcements", f"expected an array of announcements, got {_json_type(value)}")
+            raise self.error("announcements", f"expected an array of announcements, got {describe(value)}")
         announcements = [self.announcement(f"announcements[{index}]", item) for index, item in enumerate(value)]
         problems = announcement_problems(announcements, contract, declarer)
         if problems:
@@ -242,10 +266,11 @@ class _Parser:
         return tuple(announcements)
 
     def play(self, value: object, position: Position, first_trick: int) -> tuple[Card, ...]:
-        cards = self.card_list("play", value)
+        items = self.card_array("play", value)
         room = position.hands[0].bit_count() + position.hands[1].bit_count()
-        if len(cards) > room:
-            raise self.error("play", f"{len(cards)} cards played, but the hands hold only {room}")
+        if len(items) > room:
+            raise self.error("play", f"{len(items)} cards played, but the hands hold only {room}")
+        cards = [self.card(f"play[{index}]", item) for index, item in enumerate(items)]
         played: dict[Card, int] = {}
         for index, card in enumerate(cards):
             field = f"play[{index}]: trick {first_trick + index // 2}"
@@ -260,16 +285,16 @@ class _Parser:
 
     def deal(self, data: object) -> Deal:
         if not isinstance(data, Mapping):
-            raise DealError(f"{self.source}: expected a JSON object (a deal), got {_json_type(data)}")
-        for key in data:
-            if key not in KEYS:
-                raise self.error(str(key), f"unknown key (a deal has {', '.join(KEYS)})")
+            raise self.error("", f"expected a JSON object (a deal), got {describe(data)}")
+        self.keys("", data, KEYS, f"unknown key (a deal has {', '.join(KEYS)})")
         for key in _REQUIRED:
             if key not in data:
                 raise self.error(key, "required key missing")
         version = data["version"]
+        if type(version) is int and 0 <= version < _FUTURE_VERSIONS and version != FORMAT_VERSION:
+            raise self.error("version", f"unsupported version {version} (this kosolve reads version {FORMAT_VERSION})")
         if type(version) is not int or version != FORMAT_VERSION:
-            raise self.error("version", f"unsupported version {json.dumps(version)} (this kosolve reads version 1)")
+            raise self.error("version", f"expected the number {FORMAT_VERSION}, got {describe(version)}")
         contract = self.choice(data, "contract", CONTRACTS, "contract")
         declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat"))
         leader = SEAT_NAMES.index(self.choice(data, "leader", SEAT_NAMES, "seat")) if "leader" in data else FOREHAND
@@ -308,12 +333,56 @@ def parse_deal(data: object, source: str) -> Deal:
     return _Parser(source).deal(data)
 
 
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise ValueError(f"{key}: key given twice")
-    return dict(pairs)
+class _Unreadable(DealError):
+    """Raised from the JSON reader's hooks, which do not know the source."""
+
+
+def _constant(name: str) -> object:
+    raise _Unreadable(f"broken JSON: {name} is not a JSON value")
+
+
+def _integer(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > _MAX_DIGITS:
+        raise _Unreadable(f"a number of {digits} digits (no field of a deal needs more than {_MAX_DIGITS})")
+    return int(text)
+
+
+def read_deal(file: IO[bytes], source: str) -> Deal:
+    """The deal in the open binary ``file`` (UTF-8 JSON, a byte order mark
+    allowed), named ``source`` in the messages of :class:`DealError`; the
+    standard input is read this way.
+
+    >>> import io
+    >>> read_deal(io.BytesIO(b'{"version": 1, "version": 1}'), "<stdin>")
+    Traceback (most recent call last):
+    ...
+    kosolve.model.deal.DealError: <stdin>: version: key given twice
+    >>> read_deal(io.BytesIO(b"[" * 100_000), "<stdin>")
+    Traceback (most recent call last):
+    ...
+    kosolve.model.deal.DealError: <stdin>: broken JSON: nested too deep (a deal nests 3 levels)
+    """
+    shown = source_name(source)
+    try:
+        data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise DealError(f"{shown}: cannot read the file: {error.strerror or type(error).__name__}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise DealError(f"{shown}: more than {MAX_FILE_BYTES >> 20} MB, too large for a deal file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DealError(f"{shown}: not UTF-8 text (byte {error.start}: {error.reason})") from None
+    try:
+        parsed = json.loads(text, object_pairs_hook=_members, parse_constant=_constant, parse_int=_integer)
+    except json.JSONDecodeError as error:
+        raise DealError(f"{shown}: line {error.lineno}, column {error.colno}: broken JSON: {error.msg}") from None
+    except RecursionError:
+        raise DealError(f"{shown}: broken JSON: nested too deep (a deal nests 3 levels)") from None
+    except _Unreadable as error:
+        raise DealError(f"{shown}: {error}") from None
+    return parse_deal(parsed, source)
 
 
 def load_deal(path: str | os.PathLike[str]) -> Deal:
@@ -327,22 +396,18 @@ def load_deal(path: str | os.PathLike[str]) -> Deal:
     Traceback (most recent call last):
     ...
     kosolve.model.deal.DealError: .../deal.json: line 2, column 14: broken JSON: Expecting value
+    >>> load_deal(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kosolve.model.deal.DealError: ...: cannot read the file: Is a directory
     """
     source = os.fspath(path)
     try:
-        with open(path, encoding="utf-8-sig") as file:
-            text = file.read()
+        with open(path, "rb") as file:
+            return read_deal(file, source)
     except OSError as error:
-        raise DealError(f"{source}: cannot read the file: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise DealError(f"{source}: not UTF-8 text (byte {error.start}: {error.reason})") from None
-    try:
-        data = json.loads(text, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as error:
-        raise DealError(f"{source}: line {error.lineno}, column {error.colno}: broken JSON: {error.msg}") from None
-    except ValueError as error:
-        raise DealError(f"{source}: {error}") from None
-    return parse_deal(data, source)
+        reason = error.strerror or type(error).__name__
+        raise DealError(f"{source_name(source)}: cannot read the file: {reason}") from None
 
 
 def deal_to_json(deal: Deal) -> dict[str, object]:
@@ -381,4 +446,14 @@ def _announcement_to_json(announcement: Announcement) -> dict[str, object]:
     return data
 
 
-__all__ = ["FORMAT_VERSION", "KEYS", "Deal", "DealError", "deal_to_json", "load_deal", "parse_deal"]
+__all__ = [
+    "FORMAT_VERSION",
+    "KEYS",
+    "MAX_FILE_BYTES",
+    "Deal",
+    "DealError",
+    "deal_to_json",
+    "load_deal",
+    "parse_deal",
+    "read_deal",
+]

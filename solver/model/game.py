@@ -30,6 +30,7 @@ from kosolve.model.cards import (
     suit_of,
     thirds_of,
 )
+from kosolve.model.quoting import quote
 
 Seat: TypeAlias = int
 FOREHAND: Final = 0
@@ -54,6 +55,10 @@ class RulesError(ValueError):
     """A rule option set to a value the rules do not know."""
 
 
+class SeatError(ValueError):
+    """A name that names no seat."""
+
+
 def parse_seat(name: str) -> Seat:
     """The seat with the given name.
 
@@ -63,7 +68,7 @@ def parse_seat(name: str) -> Seat:
     try:
         return SEAT_NAMES.index(name)
     except ValueError:
-        raise ValueError(f"unknown seat {name!r} (expected forehand or dealer)") from None
+        raise SeatError(f"unknown seat {quote(name)} (expected forehand or dealer)") from None
 
 
 def seat_name(seat: Seat) -> str:
@@ -95,7 +100,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.win_thirds not in (106, 107):
-            raise RulesError(f"win_thirds: {self.win_thirds!r} is not a rule option (107 or 106)")
+            raise RulesError(
+                f"win_thirds: {self.win_thirds!r} is not a rule option ({RULE_SWITCHES['win_thirds']} 107 or 106)"
+            )
 
 
 DEFAULT_RULES: Final = Rules()
