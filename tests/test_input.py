@@ -237,6 +237,11 @@ def test_ascii_aliases_of_cards(spelling: str, name: str) -> None:
     assert card_name(parse_card(spelling)) == name
 
 
+@pytest.mark.parametrize("spelling", ["Sk\u00fcs", "sk\u00fcs", "SK\u00dcS"])
+def test_the_skus_by_its_own_name(spelling: str) -> None:
+    assert card_name(parse_card(spelling)) == "Sk"
+
+
 LOOK_ALIKES = [
     ("\u017f10", "S10"),  # long s
     ("H\u212a", "HK"),  # Kelvin sign
@@ -248,8 +253,7 @@ LOOK_ALIKES = [
     ("\u2160", "I"),  # Roman numeral one
     ("\u2665Q", "HQ"),  # suit symbols are no longer read
     ("\u266010", "S10"),
-    ("Sk\u00fcs", "Sk"),
-    ("Sku\u0308s", "Sk"),  # u and a combining diaeresis
+    ("Sku\u0308s", "Sk"),  # u and a combining diaeresis: only the precomposed ü is the card's name
     ("\U0001d407K", "HK"),  # mathematical bold H
 ]
 

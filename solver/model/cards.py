@@ -95,6 +95,9 @@ TRULL: Final[Hand] = (1 << PAGAT) | (1 << MOND) | (1 << SKUS)
 BIRD_CARDS: Final[Hand] = (1 << PAGAT) | (1 << UHU) | (1 << PELIKAN) | (1 << QUAPIL)
 
 _ALIASES: Final = {"SKUS": SKUS, "SKIS": SKUS, "PAGAT": PAGAT, "MOND": MOND}
+_SKUS_SPELLINGS: Final = ("Sküs", "sküs", "SKÜS")
+"""The card's own name, with its umlaut as one precomposed letter (U+00FC):
+the one spelling beyond ASCII, since it is how a Tarock player writes it."""
 """Other names of the trull cards, matched in any letter case."""
 
 
@@ -107,12 +110,12 @@ def parse_card(name: str) -> Card:
 
     Canonical names are accepted in any ASCII letter case where that is not
     ambiguous (``SK`` is the king of spades, ``Sk`` the Sküs), and so are
-    the spellings Skus, Skis, Pagat and Mond of the trull.  Nothing else is:
-    no white space, no suit symbols, no look-alike letters (a long s, a
-    Kelvin sign, full-width letters); the error names the cards such a name
-    resembles.
+    the spellings Sküs, Skus, Skis, Pagat and Mond of the trull.  Nothing
+    else is: no white space, no suit symbols, no look-alike letters (a long
+    s, a Kelvin sign, full-width letters); the error names the cards such a
+    name resembles.
 
-    >>> parse_card("Sk") == parse_card("skus") == SKUS, parse_card("SK") == SK
+    >>> parse_card("Sk") == parse_card("skus") == parse_card("Sküs") == SKUS, parse_card("SK") == SK
     (True, True)
     >>> parse_card("s10") == S10, parse_card("xxi") == MOND
     (True, True)
@@ -132,6 +135,8 @@ def parse_card(name: str) -> Card:
     card = _BY_NAME.get(name)
     if card is not None:
         return card
+    if name in _SKUS_SPELLINGS:
+        return SKUS
     # Letter case is folded for ASCII only: str.upper() would also turn a
     # long s into S and a dotless i into I.
     if name.isascii():
