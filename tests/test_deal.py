@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from deal_files import ENDING, EXAMPLES, ending, error_of
 
 from kosolve.model.announcements import Announcement
 from kosolve.model.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
 from kosolve.model.deal import KEYS, Deal, DealError, deal_to_json, load_deal, parse_deal
 from kosolve.model.game import DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-ENDING: dict[str, Any] = {
-    "version": 1,
-    "contract": "dreiblatt",
-    "declarer": "forehand",
-    "hands": {"forehand": ["XX", "HK", "H4"], "dealer": ["I", "HQ", "S7"]},
-}
-
-
-def ending(**changes: Any) -> dict[str, Any]:
-    data = copy.deepcopy(ENDING)
-    data.update(changes)
-    return data
-
-
-def error_of(data: object) -> str:
-    with pytest.raises(DealError) as caught:
-        parse_deal(data, "deal.json")
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
 
 
 def with_piles(data: dict[str, Any]) -> dict[str, Any]:

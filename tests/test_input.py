@@ -3,7 +3,6 @@ the command line's loading and usage errors (docs/deal-files.md)."""
 
 from __future__ import annotations
 
-import copy
 import doctest
 import io
 import json
@@ -18,6 +17,7 @@ from typing import Any, NoReturn
 
 import pytest
 from click.testing import CliRunner, Result
+from deal_files import ENDING, EXAMPLES, ending, error_of, one_line
 
 import kosolve.cli.errors
 import kosolve.cli.loading
@@ -32,42 +32,12 @@ from kosolve.model.deal import MAX_FILE_BYTES, DealError, deal_to_json, load_dea
 from kosolve.model.game import RULE_SWITCHES, Rules, RulesError
 from kosolve.model.quoting import QUOTE_LIMIT, describe, quote
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-ENDING: dict[str, Any] = {
-    "version": 1,
-    "contract": "dreiblatt",
-    "declarer": "forehand",
-    "hands": {"forehand": ["XX", "HK", "H4"], "dealer": ["I", "HQ", "S7"]},
-}
-
-
-def ending(**changes: Any) -> dict[str, Any]:
-    data = copy.deepcopy(ENDING)
-    data.update(changes)
-    return data
-
-
-def error_of(data: object) -> str:
-    with pytest.raises(DealError) as caught:
-        parse_deal(data, "deal.json")
-    return one_line(caught.value)
-
 
 def text_error_of(text: str | bytes) -> str:
     data = text.encode() if isinstance(text, str) else text
     with pytest.raises(DealError) as caught:
         read_deal(io.BytesIO(data), "deal.json")
     return one_line(caught.value)
-
-
-def one_line(error: Exception) -> str:
-    message = str(error)
-    assert "\n" not in message and "\r" not in message
-    # Never the whole message in an assertion: it may hold 50 MB.
-    assert message.isascii() or "Sküs" in message, message[:300]
-    assert len(message) < 300, message[:300]
-    return message
 
 
 def nested(depth: int) -> object:
