@@ -54,6 +54,7 @@ from kosolve.model.game import (
     seat_name,
 )
 from kosolve.model.quoting import describe, member, quote, source_name
+from kosolve.model.reprs import readable_repr
 
 FORMAT_VERSION: Final = 1
 """The deal file format this module reads and writes."""
@@ -90,6 +91,9 @@ class Deal:
     """The cards played so far, in order."""
     announcements: tuple[Announcement, ...] = ()
     """The announcements made before play."""
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("play",), hands=("hands", "piles"))
 
     def position(self, at: int | None = None) -> Position:
         """The position after the first ``at`` cards of the play (all of it
