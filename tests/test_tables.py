@@ -1,5 +1,6 @@
 """The tables both searches share: their sizes are checked before any
-arithmetic on them, each solver reports its table's use, the score search
+arithmetic on them, one budget covers all the tables of a run, each
+solver reports its table's use, the score search
 checks its input as the point search does, and its C pieces agree with
 definitions written out in Python."""
 
@@ -12,6 +13,8 @@ import pytest
 from test_netscore import late_deal
 
 from kosolve.analysis.netscore import net_score
+from kosolve.analysis.report import Analyser
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB, MIN_BUDGET_MB, TableBudget, new_solver
 from kosolve.engine._score import ScoreSolver, _py_bird_state, _py_leaf_score
 from kosolve.engine._search import Solver
 from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError, buckets_for
@@ -141,3 +144,27 @@ def test_the_smallest_table_gives_the_same_value() -> None:
     position = deal_games(1, 11)[0].position()
     args = (position.hands[0], position.hands[1], position.leader, position.declarer)
     assert Solver(tt_mb=MIN_TABLE_MB).value(*args) == Solver().value(*args)
+
+
+@pytest.mark.parametrize("budget", [MIN_BUDGET_MB, 1, 3, 16, 33, 100, 1000])
+def test_a_budget_covers_every_table_of_a_run(budget: float) -> None:
+    analyser = Analyser(budget)
+    used = analyser.solver.stats["tt_bytes"] + buckets_for(analyser.solver.goal_tt_mb) * 64
+    used += analyser.score_solver.stats["tt_bytes"]
+    assert used <= budget * 1024 * 1024
+    split = analyser.budget
+    assert split.main_mb + split.goal_mb + split.score_mb == budget
+    assert split.goal_mb <= 8 and split.score_mb <= 16 and split.main_mb >= budget / 2
+
+
+def test_the_default_budget_keeps_the_default_main_table() -> None:
+    assert TableBudget.split(DEFAULT_BUDGET_MB) == TableBudget(main_mb=8.0, goal_mb=4.0, score_mb=4.0)
+    assert new_solver().stats["tt_bytes"] == Solver().stats["tt_bytes"]
+
+
+@pytest.mark.parametrize("budget", [MIN_BUDGET_MB / 2, 0.0, MAX_BUDGET_MB * 2, math.inf, math.nan])
+def test_budgets_outside_the_range_are_refused(budget: float) -> None:
+    with pytest.raises(TableSizeError, match="in all"):
+        TableBudget.split(budget)
+    with pytest.raises(TableSizeError):
+        Analyser(budget)

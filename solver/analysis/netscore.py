@@ -30,6 +30,7 @@ from typing import Final
 from kosolve.analysis.scoring import Outcome, ScoringError, score, settle
 from kosolve.analysis.solving import solve
 from kosolve.engine._score import ScoreSolver
+from kosolve.engine._search import Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
@@ -132,12 +133,15 @@ def net_score(
     rules: Rules = DEFAULT_RULES,
     solver: ScoreSolver | None = None,
     with_points_line: bool = True,
+    points_solver: Solver | None = None,
 ) -> NetScore:
     """The score-optimal value of ``position`` (the deal after its play by
     default) for a whole game with piles, and a line that reaches it.  Pass
     a ``solver`` to reuse its table; its entries count within one query
     only, so the answer never depends on them.  ``with_points_line``
-    also scores the point-optimal line, to show where the two differ."""
+    also scores the point-optimal line, to show where the two differ; pass
+    a ``points_solver`` to find it with that solver's tables instead of new
+    ones of the default budget."""
     if deal.first_trick != 1 or deal.piles is None:
         raise ScoringError("the net score needs a whole game with its piles")
     position = position or deal.position()
@@ -162,7 +166,9 @@ def net_score(
     return NetScore(
         score=value,
         line=tuple(line),
-        points_line_score=_score_of_line(deal, position, solve(position, with_moves=False).line, rules)
+        points_line_score=_score_of_line(
+            deal, position, solve(position, solver=points_solver, with_moves=False).line, rules
+        )
         if with_points_line
         else None,
         nodes=solver.nodes - nodes_before,

@@ -24,7 +24,7 @@ from kosolve import __version__
 from kosolve.analysis.goals import TRICK_GOALS, solve_goal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.postmortem import postmortem
-from kosolve.analysis.solving import new_solver, search_args, solve
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, new_solver, search_args, solve
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import BIRD, DEFAULT_TT_MB, VALAT, Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Announcement
@@ -139,9 +139,9 @@ class BenchReport:
 
     seed: int
     tt_mb: float
-    """The table size asked for, in MB."""
+    """The memory budget of the tables, in MB."""
     table_mb: float
-    """The table size the solver allocated, in MB."""
+    """The size of the main table its share of the budget gave, in MB."""
     ending_tricks: int
     deals: tuple[DealTiming, ...]
     endings: tuple[EndingTiming, ...]
@@ -267,7 +267,8 @@ class BenchReport:
         Whole deals at trick 1, every first card valued: 1 solved
         """
         lines = [
-            f"kosolve {__version__} benchmark: seed {self.seed}, table {self.table_mb:g} MB (asked {self.tt_mb:g} MB)",
+            f"kosolve {__version__} benchmark: seed {self.seed},"
+            f" table {self.table_mb:g} MB (of {self.tt_mb:g} MB for all tables)",
             "",
             f"Whole deals at trick 1, every first card valued: {self.deals_solved} solved"
             + (f", the fastest of {self.repeat} runs each" if self.repeat > 1 else ""),
@@ -318,7 +319,7 @@ def run_bench(
     *,
     deals: int = DEFAULT_DEALS,
     seed: int = 1,
-    tt_mb: float = DEFAULT_TT_MB,
+    tt_mb: float = DEFAULT_BUDGET_MB,
     endings: int = DEFAULT_ENDINGS,
     ending_tricks: int = DEFAULT_ENDING_TRICKS,
     goals: bool = True,
