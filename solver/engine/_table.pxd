@@ -106,12 +106,15 @@ cdef inline bint entry_matches(Table* table, char* bucket, int i, const uint64_t
     cdef const uint64_t* words = <const uint64_t*>(bucket + i * (8 * key_words + sizeof(Slot)))
     cdef Slot* slot = slot_of(bucket, i, key_words)
     cdef int w
-    if slot.depth == 0 or slot.tag != tag or (slot.age != table.age and table.current_only):
+    # The key words first: most entries of a bucket are other positions, and
+    # the words tell them apart at once (the tag seldom does), which keeps
+    # the branches predictable.
+    if slot.depth == 0:
         return False
     for w in range(key_words):
         if words[w] != key[w]:
             return False
-    return True
+    return slot.tag == tag and (slot.age == table.age or not table.current_only)
 
 
 cdef inline Slot* table_probe(Table* table, const uint64_t* key, int key_words, uint8_t tag,
