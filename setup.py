@@ -77,7 +77,7 @@ else:
 
 extensions = [
     Extension(f"kosolve.engine.{name}", [f"solver/engine/{name}.pyx"], extra_compile_args=compile_args)
-    for name in ("_search", "_score")
+    for name in ("_table", "_search", "_score")
 ]
 SUBPACKAGES = ("model", "engine", "analysis", "render", "tools")
 

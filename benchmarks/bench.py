@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from kosolve.engine._search import DEFAULT_TT_MB
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB
 from kosolve.tools.bench import DEFAULT_DEALS, DEFAULT_ENDING_TRICKS, DEFAULT_ENDINGS, DEFAULT_POSTMORTEMS, run_bench
 
 
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="whole deals to solve")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and endings")
-    parser.add_argument("--tt-mb", type=float, default=DEFAULT_TT_MB, help="transposition table size in MB")
+    parser.add_argument("--tt-mb", type=float, default=DEFAULT_BUDGET_MB, help="memory for all the tables in MB")
     parser.add_argument("--endings", type=int, default=DEFAULT_ENDINGS, help="endings to time against the reference")
     parser.add_argument("--ending-tricks", type=int, default=DEFAULT_ENDING_TRICKS, help="tricks left in each ending")
     parser.add_argument("--postmortems", type=int, default=DEFAULT_POSTMORTEMS, help="whole plays to review")

@@ -28,6 +28,11 @@ from kosolve.model.game import TRICKS_PER_GAME
     show_default=True,
     help="Solve the whole deals this many times; each deal's fastest time counts.",
 )
+@click.option(
+    "--signature",
+    is_flag=True,
+    help="Print only the bench signature: the total nodes of a fixed set of questions (docs/benchmarks.md).",
+)
 @tt_mb_option
 @json_option
 @quiet_option("No progress bar.")
@@ -39,6 +44,7 @@ def bench_command(
     postmortems: int | None,
     goals: bool,
     repeat: int,
+    signature: bool,
     tt_mb: float,
     as_json: bool,
     quiet: bool,
@@ -53,8 +59,16 @@ def bench_command(
       kosolve bench
       kosolve bench --deals 20 --endings 5 --json
       kosolve bench --repeat 3   # on a busy machine
+      kosolve bench --signature  # did a change alter the search?
     """
-    from kosolve.tools.bench import run_bench  # loaded only when benchmarking
+    from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
+
+    if signature:
+        # The signature's tables have fixed sizes: --tt-mb does not apply.
+        kinds = signature_breakdown()
+        total = sum(kinds.values())
+        click.echo(json.dumps({"signature": total, "nodes": kinds}) if as_json else str(total))
+        return
 
     given = {
         "deals": deals,

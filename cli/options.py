@@ -8,6 +8,8 @@
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(show, ["--tt-mb", "8"]).output
 '8.0\\n'
+>>> CliRunner().invoke(show, ["--tt-mb", "1e13"]).exit_code
+2
 >>> @click.command()
 ... @rules_options
 ... def rules(rules: Rules) -> None:
@@ -19,26 +21,44 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
-from kosolve.engine._search import DEFAULT_TT_MB
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
 from kosolve.model.game import DEFAULT_RULES, RULE_SWITCHES, Rules
 
 F = TypeVar("F", bound=Callable[..., object])
 
 
+MIN_TT_MB = 1.0
+"""The least ``--tt-mb``: below a megabyte the tables only slow a solve
+down (the Python API takes smaller budgets, for tests)."""
+
+
+class _TableMegabytes(click.FloatRange):
+    """A float range that refuses NaN too, which no range comparison catches."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not in the range {MIN_TT_MB}<=x<={MAX_BUDGET_MB}.", param, ctx)
+        return number
+
+
 def tt_mb_option(function: F) -> F:
-    """``--tt-mb MB``: the size of the transposition table, a float above 0."""
+    """``--tt-mb MB``: the memory of all the search tables of a run, 1 to
+    16384 MB; outside that range a usage error (exit 2) names it."""
     return click.option(
         "--tt-mb",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_TT_MB,
+        type=_TableMegabytes(min=MIN_TT_MB, max=MAX_BUDGET_MB),
+        default=DEFAULT_BUDGET_MB,
         show_default=True,
         metavar="MB",
-        help="Size of the transposition table in megabytes.",
+        help="Memory for all the search tables of a run, in megabytes: a quarter each for the goal table"
+        " (at most 8 MB) and the score table (at most 16 MB), the rest for the main table.",
     )(function)
 
 

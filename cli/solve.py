@@ -128,7 +128,7 @@ def solve_command(
     try:
         analyser = Analyser(tt_mb)
     except (MemoryError, ValueError, OverflowError) as error:
-        raise click.ClickException(f"cannot set up a table of {tt_mb} MB: {error or 'out of memory'}") from None
+        raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     style = style_for(sys.stdout)
 
     def run(job: _Job) -> None:

@@ -156,6 +156,13 @@ def test_bad_options_exit_2(args: list[str], message: str) -> None:
     assert_bad_input(run(*args, write(ENDING)), message)
 
 
+@pytest.mark.parametrize("size", ["1e13", "inf", "nan", "0.0001", "0.5", "16385"])
+@pytest.mark.parametrize("command", [[], ["bench", "--deals", "0", "--endings", "0", "--postmortems", "0"]])
+def test_table_sizes_outside_the_range_are_usage_errors(command: list[str], size: str) -> None:
+    files = [write(ENDING)] if not command else []
+    assert_bad_input(run(*command, "--tt-mb", size, *files), "1.0<=x<=16384.0")
+
+
 def test_no_deal_file_is_a_usage_error() -> None:
     assert_bad_input(run("solve"), "Missing argument 'DEAL.json...'")
 

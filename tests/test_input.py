@@ -363,7 +363,7 @@ def write(data: object, name: str = "deal.json") -> str:
         (["--at", "x", "deal.json"], "Error: --at: 'x' is not a valid integer range."),
         (["--at", "1\n2", "deal.json"], r"Error: --at: '1\n2' is not a valid integer range."),
         (["--at", "3", "deal.json"], "Error: deal.json: --at 3 is beyond the play, which has 0 cards"),
-        (["--tt-mb", "-5", "deal.json"], "Error: --tt-mb: -5.0 is not in the range x>0."),
+        (["--tt-mb", "-5", "deal.json"], "Error: --tt-mb: -5.0 is not in the range 1.0<=x<=16384.0."),
         (["--win-thirds", "105", "deal.json"], "Error: --win-thirds: '105' is not one of '107', '106'."),
         (["--zzz", "deal.json"], "Error: --zzz: no such option"),
         (["--at"], "Error: Option '--at' requires an argument."),

@@ -30,6 +30,7 @@ from typing import Final
 from kosolve.analysis.scoring import Outcome, ScoringError, score, settle
 from kosolve.analysis.solving import solve
 from kosolve.engine._score import ScoreSolver
+from kosolve.engine._search import Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
@@ -137,6 +138,7 @@ def net_score(
     solver: ScoreSolver | None = None,
     with_points_line: bool = True,
     points_line: tuple[Card, ...] | None = None,
+    points_solver: Solver | None = None,
 ) -> NetScore:
     """The score-optimal value of ``position`` (the deal after its play by
     default) for a whole game with piles, and a line that reaches it.  Pass
@@ -144,7 +146,9 @@ def net_score(
     only, so the answer never depends on them.  ``with_points_line``
     also scores a point-optimal line, to show where the two differ:
     ``points_line`` when given (the line a report shows; several lines may
-    be best for points), else the one a fresh search returns."""
+    be best for points), else the one a search returns, on
+    ``points_solver``'s tables when given (new ones of the default budget
+    otherwise)."""
     if deal.first_trick != 1 or deal.piles is None:
         raise ScoringError("the net score needs a whole game with its piles")
     position = position or deal.position()
@@ -167,7 +171,7 @@ def net_score(
         leaf,
     )
     if with_points_line and points_line is None:
-        points_line = solve(position, with_moves=False).line
+        points_line = solve(position, solver=points_solver, with_moves=False).line
     return NetScore(
         score=value,
         line=tuple(line),

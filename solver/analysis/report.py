@@ -24,9 +24,9 @@ from kosolve.analysis.goals import FeasibilityTable, Goal, LineBonus, feasibilit
 from kosolve.analysis.netscore import NetScore, net_score
 from kosolve.analysis.postmortem import PostMortem, postmortem
 from kosolve.analysis.scoring import Settlement, held_bonuses, settle
-from kosolve.analysis.solving import Solution, new_solver, solve
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, Solution, TableBudget, solve
 from kosolve.engine._score import ScoreSolver
-from kosolve.engine._search import DEFAULT_TT_MB, Solver
+from kosolve.engine._search import Solver
 from kosolve.model.announcements import check_announcements
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
@@ -140,17 +140,19 @@ class Report:
 
 class Analyser:
     """The searches' tables, made once and reused across deals (the score
-    search's only when a deal first needs it).  Tables speed solving up but
-    never change an answer."""
+    search's only when a deal first needs it), within one budget of
+    ``tt_mb`` megabytes for all of them (:class:`TableBudget`).  Tables
+    speed solving up but never change an answer."""
 
-    def __init__(self, tt_mb: float = DEFAULT_TT_MB) -> None:
-        self.solver: Solver = new_solver(tt_mb)
+    def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB) -> None:
+        self.budget = TableBudget.split(tt_mb)
+        self.solver: Solver = Solver(tt_mb=self.budget.main_mb, goal_tt_mb=self.budget.goal_mb)
         self._score_solver: ScoreSolver | None = None
 
     @property
     def score_solver(self) -> ScoreSolver:
         if self._score_solver is None:
-            self._score_solver = ScoreSolver()
+            self._score_solver = ScoreSolver(tt_mb=self.budget.score_mb)
         return self._score_solver
 
     def analyse(self, deal: Deal, options: Options = Options()) -> Report:
@@ -177,6 +179,7 @@ class Analyser:
                 solver=self.score_solver,
                 with_points_line=options.moves,
                 points_line=solution.line or None,
+                points_solver=solver,
             )
         played = deal.play[:at]
         review = None

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Final
 
-from kosolve.engine._search import DEFAULT_TT_MB, Solver
+from kosolve.engine._score import SCORE_TT_MB
+from kosolve.engine._search import DEFAULT_TT_MB, GOAL_TT_MB, Solver
+from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of, parse_card, points_of
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
 from kosolve.model.reprs import readable_repr
@@ -120,10 +123,53 @@ class Solution:
         }
 
 
-def new_solver(tt_mb: float = DEFAULT_TT_MB) -> Solver:
-    """A solver with a transposition table of ``tt_mb`` megabytes; reuse it
-    across positions to keep its table warm."""
-    return Solver(tt_mb=tt_mb)
+DEFAULT_BUDGET_MB: Final = 2 * DEFAULT_TT_MB
+"""The memory of all the tables of a run by default: the main table gets
+its default size (8 MB), the goal and the score tables 4 MB each."""
+MIN_BUDGET_MB: Final = 4 * MIN_TABLE_MB
+"""The least budget: the smallest table for each of the three (the tests
+use budgets this small to force heavy replacement; the command line asks
+for at least 1 MB)."""
+MAX_BUDGET_MB: Final = MAX_TABLE_MB
+
+
+@dataclass(frozen=True)
+class TableBudget:
+    """How the memory of a run's tables is split: a quarter each, at most
+    their useful sizes, for the goal table and the score table (their
+    entries count within one query only), the rest for the main table.
+    Each table rounds its share down to a power-of-two number of buckets,
+    so together they never take more than the budget.
+
+    >>> TableBudget.split(16)
+    TableBudget(main_mb=8.0, goal_mb=4.0, score_mb=4.0)
+    >>> TableBudget.split(256)
+    TableBudget(main_mb=232.0, goal_mb=8.0, score_mb=16.0)
+    """
+
+    main_mb: float
+    goal_mb: float
+    score_mb: float
+
+    @classmethod
+    def split(cls, total_mb: float) -> TableBudget:
+        """The split of ``total_mb`` megabytes; :class:`TableSizeError`
+        outside [MIN_BUDGET_MB, MAX_BUDGET_MB]."""
+        if not MIN_BUDGET_MB <= total_mb <= MAX_BUDGET_MB:
+            raise TableSizeError(
+                f"the tables take {MIN_BUDGET_MB * 1024:g} KB to {MAX_BUDGET_MB:g} MB in all, not {total_mb:g} MB"
+            )
+        goal = min(total_mb / 4, GOAL_TT_MB)
+        score = min(total_mb / 4, SCORE_TT_MB)
+        return cls(main_mb=total_mb - goal - score, goal_mb=goal, score_mb=score)
+
+
+def new_solver(tt_mb: float = DEFAULT_BUDGET_MB) -> Solver:
+    """A solver whose main and goal tables take their shares of a budget of
+    ``tt_mb`` megabytes (:class:`TableBudget`); reuse it across positions to
+    keep its tables warm."""
+    budget = TableBudget.split(tt_mb)
+    return Solver(tt_mb=budget.main_mb, goal_tt_mb=budget.goal_mb)
 
 
 def search_args(position: Position) -> tuple[int, int, int, int, int]:

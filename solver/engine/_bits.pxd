@@ -15,6 +15,8 @@ cdef enum:
 cdef extern from *:
     """
     #define KOSOLVE_TAROCKS 0x003FFFFF00000000ULL
+    /* The birds: the tarocks I to IV. */
+    #define KOSOLVE_BIRD_CARDS 0x0000000F00000000ULL
     #define KOSOLVE_SUITS 0x00000000FFFFFFFFULL
     /* The 1-point cards: the four low pips of each suit, the tarocks II..XX;
        the counting cards: J C Q K of each suit, the tarocks I, XXI, Sk. */
@@ -68,6 +70,7 @@ cdef extern from *:
     #endif
     """
     const Hand TAROCKS "KOSOLVE_TAROCKS"
+    const Hand BIRD_CARDS "KOSOLVE_BIRD_CARDS"
     const Hand SUITS "KOSOLVE_SUITS"
     const Hand SUIT_PIPS "KOSOLVE_SUIT_PIPS"
     const Hand MIDDLE_TAROCKS "KOSOLVE_MIDDLE_TAROCKS"
@@ -142,3 +145,23 @@ cdef inline Hand legal_replies(Hand hand, int led) noexcept nogil:
         return follow
     follow = hand & TAROCKS
     return follow if follow else hand
+
+
+cdef inline int side_to_move(int leader, int led) noexcept nogil:
+    return leader if led == NO_CARD else 1 - leader
+
+
+cdef inline int play_card(Hand* hand, int* leader, int* led, int card) noexcept nogil:
+    """Play ``card`` for the side to move: a lead goes to the table, a reply
+    completes the trick and its winner leads the next.  The winner of a
+    completed trick, else -1."""
+    cdef int winner
+    if led[0] == NO_CARD:
+        hand[leader[0]] ^= bit(card)
+        led[0] = card
+        return -1
+    hand[1 - leader[0]] ^= bit(card)
+    winner = 1 - leader[0] if reply_wins(led[0], card) else leader[0]
+    leader[0] = winner
+    led[0] = NO_CARD
+    return winner

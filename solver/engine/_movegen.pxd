@@ -10,9 +10,9 @@
 from libc.stdint cimport int8_t
 
 from kosolve.engine._bits cimport (
-    MIDDLE_TAROCKS, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_CLASSES, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2, XXI, Hand,
-    above, bit, card_value, gather_bits, highest_card, lowest_bit, lowest_card, popcount, scatter_bits, suit_mask,
-    winning_replies,
+    MIDDLE_TAROCKS, NO_CARD, PAGAT, SKUS, SUIT_PIPS, TAROCKS, VALUE_CLASSES, VALUE_PLANE0, VALUE_PLANE1, VALUE_PLANE2,
+    XXI, Hand, above, bit, card_value, gather_bits, highest_card, legal_replies, lowest_bit, lowest_card, popcount,
+    scatter_bits, suit_mask, winning_replies,
 )
 
 cdef enum:
@@ -238,3 +238,13 @@ cdef inline int order_candidates(Hand kept, int led, int8_t* moves) noexcept nog
 cdef inline int order_replies(Hand legal, Hand in_play, int led, Hand alone, int8_t* moves) noexcept nogil:
     """The replies worth searching, best first (:func:`order_candidates`)."""
     return order_candidates(reply_candidates(legal, in_play, alone), led, moves)
+
+
+cdef inline int order_moves(Hand* hand, int leader, int led, int first, Hand alone, int8_t* moves,
+                            bint maximizing) noexcept nogil:
+    """The legal cards of the side to move worth searching (one of each
+    group), best first: leads (``first``, the table's, before the others) or
+    replies to ``led``."""
+    if led == NO_CARD:
+        return order_leads(hand[leader], hand[1 - leader], first, alone, moves, maximizing)
+    return order_replies(legal_replies(hand[1 - leader], led), hand[0] | hand[1] | bit(led), led, alone, moves)

@@ -1,4 +1,6 @@
-# Type stub of the compiled score-optimal search (solver/_score.pyx).
+# Type stub of the compiled score-optimal search (solver/engine/_score.pyx).
+
+SCORE_TT_MB: float
 
 class ScoreSolver:
     tt_mb: float
@@ -17,3 +19,8 @@ class ScoreSolver:
     ) -> tuple[int, list[int]]: ...
     @property
     def nodes(self) -> int: ...
+    @property
+    def stats(self) -> dict[str, int]: ...
+
+def _py_bird_state(birds: int, card: int, seat: int, winner: int, cards: int) -> int: ...
+def _py_leaf_score(thirds: int, steps: list[int], birds: int, valat: int, leaf: list[int]) -> int: ...

@@ -16,52 +16,39 @@ real cards (the birds II-IV are not interchangeable here).
               0 not decided (or played outside its trick), 1 won its trick,
               2 beaten in its trick
       valat   bit 0: the declarer took every trick so far; bit 1: the defender
+
+Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
+
+    offset  size  field
+         0     8  the forehand's cards
+         8     8  the dealer's cards
+        16     8  context: thirds since the root (bits 0-7) | birds << 8 | valat << 16
+        24     2  lower bound on the declarer's net score
+        26     2  upper bound
+        28     1  the lead that last raised the lower bound, as a card; -1 if none
+        29     1  tag: the leader
+        30     1  depth: cards in play when stored
+        31     1  age: the query that wrote it (entries of other queries do not count)
 """
 
-from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.stdint cimport int8_t, uint8_t, uint64_t
 
-from kosolve.engine._bits cimport NO_CARD, PAGAT, Hand, bit, legal_replies, popcount, reply_wins, trick_thirds
-from kosolve.engine._alphabeta cimport CUTOFF, NO_GAIN, fold_value
-from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_replies
+from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, play_card, popcount, reply_wins
+from kosolve.engine._bits cimport side_to_move, trick_thirds
+from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
+from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
+from kosolve.engine._position cimport check_position
+from kosolve.engine._table cimport (
+    Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
+)
 
-cdef extern from *:
-    """
-    #define KOSOLVE_BIRD_CARDS 0x0000000F00000000ULL
-    """
-    const Hand BIRD_CARDS "KOSOLVE_BIRD_CARDS"
-
-cdef enum:
-    INFINITE = 1 << 14
-    LEAVES = 4 * 256 * 4
-    UNBOUNDED = 32767
+SCORE_TT_MB = 16.0
+"""The default size of the score search's table."""
 
 
-cdef struct ScoreEntry:
-    Hand forehand       # forehand's cards | leader << 62 | 1 << 63 (so that no entry of a position is 0)
-    Hand dealer         # dealer's cards
-    uint32_t context    # thirds since the root (bits 0-7) | birds << 8 | valat << 16
-    int16_t lower       # the declarer's net score is at least this
-    int16_t upper       # ... and at most this
-    int8_t move         # best (or refuting) lead, NO_CARD if none
-    uint8_t age         # the query that wrote it: entries of other queries do not count
-
-
-cdef struct ScoreState:
-    Hand hand[2]            # the cards each seat still holds
-    int leader              # the seat that leads the current trick
-    int led                 # the card led to the current trick, NO_CARD at a trick boundary
-    int declarer            # the seat whose net score is searched
-    int thirds              # the declarer's thirds taken since the root
-    int birds               # the birds' states, two bits each (see the module notes)
-    int valat               # bit 0: the declarer took every trick so far; bit 1: the defender
-    int steps[3]            # thirds since the root that reach the win, Absolut and Panzer
-    const int* leaf         # the net score of each finished hand, by leaf index
-    uint64_t nodes          # cards played in the search
-    ScoreEntry* entries     # the table: 2 * (mask + 1) entries in buckets of two
-    uint64_t mask           # buckets - 1
-    uint8_t age             # the current query
+cdef struct ScoreKey:
+    uint64_t words[SCORE_KEY_WORDS]     # the entry's key words (see the module notes)
+    uint64_t hash                       # the words and the leader mixed: its low bits choose the bucket
 
 
 cdef inline int leaf_score(ScoreState* s) noexcept nogil:
@@ -69,19 +56,13 @@ cdef inline int leaf_score(ScoreState* s) noexcept nogil:
     return s.leaf[(steps * 256 + s.birds) * 4 + s.valat]
 
 
-cdef inline uint32_t context_of(ScoreState* s) noexcept nogil:
-    return <uint32_t>(s.thirds | (s.birds << 8) | (s.valat << 16))
-
-
-cdef inline ScoreEntry* bucket_of(ScoreState* s, Hand key0, uint32_t context) noexcept nogil:
-    cdef uint64_t h = (key0 ^ (<uint64_t>context << 20)) * <uint64_t>0x9E3779B97F4A7C15ULL
+cdef inline void score_key(ScoreKey* key, ScoreState* s) noexcept nogil:
+    cdef uint64_t context = <uint64_t>(s.thirds | (s.birds << 8) | (s.valat << 16))
+    cdef uint64_t h
+    key.words[0], key.words[1], key.words[2] = s.hand[0], s.hand[1], context
+    h = (s.hand[0] ^ (<uint64_t>s.leader << 62) ^ (context << 20)) * <uint64_t>0x9E3779B97F4A7C15ULL
     h ^= s.hand[1] * <uint64_t>0xC2B2AE3D27D4EB4FULL
-    h ^= h >> 31
-    return s.entries + 2 * (h & s.mask)
-
-
-cdef inline bint matches(ScoreState* s, ScoreEntry* e, Hand key0, uint32_t context) noexcept nogil:
-    return e.age == s.age and e.forehand == key0 and e.dealer == s.hand[1] and e.context == context
+    key.hash = h ^ (h >> 31)
 
 
 cdef inline int bird_state(int birds, int card, int seat, int winner, int cards) noexcept nogil:
@@ -93,8 +74,14 @@ cdef inline int bird_state(int birds, int card, int seat, int winner, int cards)
     return birds
 
 
-cdef inline int trick_birds(ScoreState* s, int led, int reply, int leader, int winner, int cards) noexcept nogil:
-    return bird_state(bird_state(s.birds, led, leader, winner, cards), reply, 1 - leader, winner, cards)
+cdef inline void count_trick(ScoreState* s, int led, int reply, int leader, int winner, int cards) noexcept nogil:
+    """What a completed trick does to the thirds, the Valat and the birds."""
+    if winner == s.declarer:
+        s.thirds += trick_thirds(led, reply)
+        s.valat &= 1
+    else:
+        s.valat &= 2
+    s.birds = bird_state(bird_state(s.birds, led, leader, winner, cards), reply, 1 - leader, winner, cards)
 
 
 cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
@@ -104,19 +91,12 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef int best_move = NO_CARD, tt_move = NO_CARD
     cdef int n, i, card, value, step
     cdef int8_t moves[MAX_MOVES]
-    cdef Hand key0
-    cdef uint32_t context
-    cdef ScoreEntry* bucket
-    cdef ScoreEntry* e = NULL
+    cdef ScoreKey key
+    cdef Slot* e
     if not (s.hand[0] | s.hand[1]):
         return leaf_score(s)
-    key0 = s.hand[0] | (<Hand>leader << 62) | (<Hand>1 << 63)
-    context = context_of(s)
-    bucket = bucket_of(s, key0, context)
-    if matches(s, bucket, key0, context):
-        e = bucket
-    elif matches(s, bucket + 1, key0, context):
-        e = bucket + 1
+    score_key(&key, s)
+    e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash)
     if e != NULL:
         if e.lower >= beta:
             return e.lower
@@ -137,16 +117,10 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
             best_move = card
             if step == CUTOFF:
                 break
-    if e == NULL:
-        # A new position replaces the entry of another query, else the second.
-        e = bucket if bucket.age != s.age else bucket + 1
-        e.forehand, e.dealer, e.context = key0, s.hand[1], context
-        e.lower, e.upper, e.move, e.age = -UNBOUNDED, UNBOUNDED, NO_CARD, s.age
+    e = table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, popcount(s.hand[0] | s.hand[1]),
+                    best, beta)
     if best >= beta:
-        e.lower = <int16_t>max(e.lower, best)
         e.move = <int8_t>best_move
-    else:
-        e.upper = <int16_t>min(e.upper, best)
     return best
 
 
@@ -165,12 +139,7 @@ cdef int score_reply(ScoreState* s, int beta) noexcept nogil:
         card = moves[i]
         winner = follower if reply_wins(led, card) else leader
         s.nodes += 1
-        if winner == s.declarer:
-            s.thirds = thirds + trick_thirds(led, card)
-            s.valat = valat & 1
-        else:
-            s.valat = valat & 2
-        s.birds = trick_birds(s, led, card, leader, winner, cards)
+        count_trick(s, led, card, leader, winner, cards)
         s.hand[follower] ^= bit(card)
         s.leader = winner
         s.led = NO_CARD
@@ -188,6 +157,15 @@ cdef int score_search(ScoreState* s, int beta) noexcept nogil:
     return score_reply(s, beta)
 
 
+cdef inline void play(ScoreState* s, int card) noexcept nogil:
+    """Play ``card`` for the side to move and count a completed trick."""
+    cdef int leader = s.leader, led = s.led
+    cdef int cards = popcount(s.hand[1 - leader])
+    cdef int winner = play_card(s.hand, &s.leader, &s.led, card)
+    if winner >= 0:
+        count_trick(s, led, card, leader, winner, cards)
+
+
 cdef class ScoreSolver:
     """The score-optimal search with a table of its own.
 
@@ -197,32 +175,30 @@ cdef class ScoreSolver:
     are the declarer's net game points.
     """
 
+    cdef Table tt
     cdef ScoreState state
     cdef int leaf[LEAVES]
     cdef readonly double tt_mb
 
-    def __cinit__(self, double tt_mb=16.0):
-        cdef size_t n = 1
-        if not tt_mb > 0:
-            raise ValueError("the table size must be positive")
-        while n * 4 * sizeof(ScoreEntry) <= <size_t>(tt_mb * 1024 * 1024):
-            n *= 2
-        self.state.entries = <ScoreEntry*> calloc(2 * n, sizeof(ScoreEntry))
-        if self.state.entries == NULL:
-            raise MemoryError("cannot allocate the score table")
-        self.state.mask = n - 1
-        self.state.age = 0
+    def __cinit__(self, double tt_mb=SCORE_TT_MB):
+        table_allocate(&self.tt, tt_mb, SCORE_KEY_WORDS, True)
+        self.state.tt = &self.tt
         self.state.nodes = 0
         self.state.leaf = self.leaf
         self.tt_mb = tt_mb
 
     def __dealloc__(self):
-        free(self.state.entries)
+        table_release(&self.tt)
 
     cdef int _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
                   leaf) except -1:
+        check_position(forehand, dealer, leader, declarer, led)
         if len(leaf) != LEAVES or len(steps) != 3:
             raise ValueError(f"the leaf table has {LEAVES} scores and there are 3 steps")
+        if not 0 <= birds < 256 or any(birds >> (2 * i) & 3 == 3 for i in range(4)):
+            raise ValueError("each bird's state is 0 (open), 1 (won its trick) or 2 (beaten in it)")
+        if not 0 <= valat < 4:
+            raise ValueError("the Valat state has two bits: the declarer's and the defender's")
         for i in range(LEAVES):
             self.leaf[i] = leaf[i]
         for i in range(3):
@@ -230,10 +206,7 @@ cdef class ScoreSolver:
         self.state.hand[0], self.state.hand[1] = forehand, dealer
         self.state.leader, self.state.declarer, self.state.led = leader, declarer, led
         self.state.thirds, self.state.birds, self.state.valat = 0, birds, valat
-        self.state.age = <uint8_t>(self.state.age + 1)
-        if self.state.age == 0:
-            memset(self.state.entries, 0, 2 * (self.state.mask + 1) * sizeof(ScoreEntry))
-            self.state.age = 1
+        table_new_age(&self.tt)
         return 0
 
     def solve(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
@@ -261,23 +234,15 @@ cdef class ScoreSolver:
         line = []
         while self.state.hand[0] | self.state.hand[1]:
             parent = self.state
-            maximizing = (parent.leader if parent.led == NO_CARD else 1 - parent.leader) == parent.declarer
-            if parent.led == NO_CARD:
-                n = order_leads(parent.hand[parent.leader], parent.hand[1 - parent.leader], NO_CARD, BIRD_CARDS,
-                                moves, maximizing)
-            else:
-                n = order_replies(legal_replies(parent.hand[1 - parent.leader], parent.led),
-                                  parent.hand[0] | parent.hand[1] | bit(parent.led), parent.led, BIRD_CARDS, moves)
+            maximizing = side_to_move(parent.leader, parent.led) == parent.declarer
+            n = order_moves(parent.hand, parent.leader, parent.led, NO_CARD, BIRD_CARDS, moves, maximizing)
             keeps = False
             for i in range(n):
                 card = moves[i]
                 self.state = parent
-                self._play(card)
+                play(&self.state, card)
                 with nogil:
-                    if maximizing:
-                        keeps = score_search(&self.state, value) >= value
-                    else:
-                        keeps = score_search(&self.state, value + 1) <= value
+                    keeps = keeps_target(maximizing, score_search(&self.state, keeping_beta(maximizing, value)), value)
                 parent.nodes = self.state.nodes
                 if keeps:
                     break
@@ -286,25 +251,30 @@ cdef class ScoreSolver:
             line.append(card)
         return value, line
 
-    cdef void _play(self, int card):
-        cdef ScoreState* s = &self.state
-        cdef int leader = s.leader, winner, cards
-        if s.led == NO_CARD:
-            s.hand[leader] ^= bit(card)
-            s.led = card
-            return
-        cards = popcount(s.hand[1 - leader])
-        s.hand[1 - leader] ^= bit(card)
-        winner = 1 - leader if reply_wins(s.led, card) else leader
-        if winner == s.declarer:
-            s.thirds += trick_thirds(s.led, card)
-            s.valat &= 1
-        else:
-            s.valat &= 2
-        s.birds = trick_birds(s, s.led, card, leader, winner, cards)
-        s.leader = winner
-        s.led = NO_CARD
-
     @property
     def nodes(self):
         return self.state.nodes
+
+    @property
+    def stats(self):
+        """Counters since the solver was made: nodes searched and table use
+        (the keys of :attr:`Solver.stats <kosolve.engine._search.Solver.stats>`)."""
+        return {"nodes": self.state.nodes, **table_stats(&self.tt)}
+
+
+# Test-only views of the C pieces.
+
+def _py_bird_state(int birds, int card, int seat, int winner, int cards):
+    return bird_state(birds, card, seat, winner, cards)
+
+
+def _py_leaf_score(int thirds, steps, int birds, int valat, leaf):
+    """The leaf a finished hand with these states looks up."""
+    cdef ScoreState s
+    cdef int table[LEAVES]
+    for i in range(LEAVES):
+        table[i] = leaf[i]
+    s.thirds, s.birds, s.valat, s.leaf = thirds, birds, valat, table
+    for i in range(3):
+        s.steps[i] = steps[i]
+    return leaf_score(&s)

@@ -6,7 +6,7 @@
 from libc.stdint cimport uint64_t
 
 from kosolve.engine._bits cimport Hand
-from kosolve.engine._tt cimport TranspositionTable
+from kosolve.engine._table cimport Table
 
 
 cdef enum:
@@ -22,12 +22,12 @@ cdef struct SearchState:
     int led                     # the card led to the current trick; NO_CARD at a trick boundary
     int declarer                # the seat whose thirds the search counts
     uint64_t nodes              # positions visited: one per card played in the search
-    TranspositionTable* tt      # the table of trick-boundary positions
+    Table* tt                   # the table of trick-boundary positions
     int goal                    # GOAL_NONE, or the goal the declarer (here its owner) must reach
     int goal_card               # GOAL_BIRD: the bird
     int goal_cards              # GOAL_BIRD: cards in each hand when the bird's trick starts (17 - trick number)
     bint goal_points            # whether thirds count beside the goal (a bird or Valat with the game)
-    TranspositionTable* goal_tt # the table of goal searches: valid for one goal query only
+    Table* goal_tt              # the table of goal searches: valid for one goal query only
 
 
 cdef int search(SearchState* s, int beta) noexcept nogil

@@ -11,14 +11,17 @@ from libc.stdint cimport int8_t, uint64_t
 
 from kosolve.engine._bits cimport (
     MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, above, bit, card_value, gather_bits,
-    legal_replies, lowest_card, pile_thirds, popcount, reply_wins, scatter_bits, soft_gather_bits, soft_scatter_bits,
-    trick_thirds, winning_replies,
+    legal_replies, lowest_card, pile_thirds, play_card, popcount, reply_wins, scatter_bits, side_to_move,
+    soft_gather_bits, soft_scatter_bits, trick_thirds, winning_replies,
 )
-from kosolve.engine._alphabeta cimport CUTOFF, NO_GAIN, fold_value
-from kosolve.engine._movegen cimport MAX_MOVES, order_candidates, order_leads, order_replies, reply_candidates, representatives
+from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
+from kosolve.engine._movegen cimport (
+    MAX_MOVES, order_candidates, order_leads, order_moves, order_replies, reply_candidates, representatives,
+)
+from kosolve.engine._position cimport check_position
+from kosolve.engine._table cimport Slot, Table, table_allocate, table_clear, table_new_age, table_release, table_stats
 from kosolve.engine._tt cimport (
-    BUCKET_ENTRIES, TTEntry, TTKey, TranspositionTable, pattern_of, tt_allocate, tt_clear, tt_key, tt_key_without,
-    tt_move, tt_new_age, tt_prefetch, tt_probe, tt_release, tt_store,
+    TT_KEY_WORDS, TTKey, pattern_of, tt_key, tt_key_without, tt_move, tt_prefetch, tt_probe, tt_store,
 )
 
 DEFAULT_TT_MB = 8.0
@@ -32,7 +35,6 @@ VALAT = GOAL_VALAT
 BIRD = GOAL_BIRD
 
 cdef enum:
-    INFINITE = 1 << 14
     GOAL_OPEN = 0
     GOAL_MET = 1
     GOAL_BROKEN = 2
@@ -112,8 +114,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     cdef int best_move = NO_CARD
     cdef int8_t moves[MAX_MOVES]
     cdef TTKey own_key
-    cdef TTEntry* entry
-    cdef TranspositionTable* table = s.tt
+    cdef Slot* entry
+    cdef Table* table = s.tt
     if not in_play:
         return 0
     if s.goal != GOAL_NONE:
@@ -292,28 +294,17 @@ cdef int play(SearchState* s, int card, int* status) noexcept nogil:
     declarer (a completed trick's worth, or 0) and set ``status`` to what it
     did to the goal (GOAL_OPEN, GOAL_MET or GOAL_BROKEN).  A goal met with
     thirds still to count gives way to the plain search."""
-    cdef int leader = s.leader
     cdef int led = s.led
-    cdef int winner
-    cdef int cards = popcount(s.hand[1 - leader])
+    cdef int cards = popcount(s.hand[1 - s.leader])
+    cdef int winner = play_card(s.hand, &s.leader, &s.led, card)
     status[0] = GOAL_OPEN
-    if led == NO_CARD:
-        s.hand[leader] ^= bit(card)
-        s.led = card
+    if winner < 0:
         return 0
-    s.hand[1 - leader] ^= bit(card)
-    winner = 1 - leader if reply_wins(led, card) else leader
-    s.leader = winner
-    s.led = NO_CARD
     if s.goal != GOAL_NONE:
         status[0] = trick_goal(s, led, card, winner, cards)
         if status[0] == GOAL_MET:
             s.goal = GOAL_NONE
     return trick_thirds(led, card) if winner == s.declarer else 0
-
-
-cdef inline int to_move(SearchState* s) noexcept nogil:
-    return s.leader if s.led == NO_CARD else 1 - s.leader
 
 
 cdef inline Hand legal_cards(SearchState* s) noexcept nogil:
@@ -329,12 +320,12 @@ cdef inline Hand cards_in_play(SearchState* s) noexcept nogil:
 cdef int ordered_moves(SearchState* s, int8_t* moves) noexcept nogil:
     """The representatives of the legal cards, in search order."""
     cdef TTKey key
-    if s.led != NO_CARD:
-        return order_replies(legal_cards(s), cards_in_play(s), s.led, goal_alone(s), moves)
-    tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer, goal_detail(s, s.hand[0] | s.hand[1]))
-    return order_leads(s.hand[s.leader], s.hand[1 - s.leader],
-                       tt_move(&key, tt_probe(s.tt if s.goal == GOAL_NONE else s.goal_tt, &key)), goal_alone(s), moves,
-                       s.leader == s.declarer)
+    cdef int first = NO_CARD
+    if s.led == NO_CARD:
+        tt_key(&key, s.hand[0], s.hand[1], s.leader, s.declarer, goal_detail(s, s.hand[0] | s.hand[1]))
+        first = tt_move(&key, tt_probe(s.tt if s.goal == GOAL_NONE else s.goal_tt, &key))
+    return order_moves(s.hand, s.leader, s.led, first, goal_alone(s), moves,
+                       side_to_move(s.leader, s.led) == s.declarer)
 
 
 cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* gains, int* statuses) noexcept nogil:
@@ -351,28 +342,9 @@ cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* ga
 
 
 cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) noexcept nogil:
-    """Whether a child is worth ``target`` (its parent's value less the
-    card's gain): for the side maximizing no child is worth more, for the
-    other no child less, so one null-window test tells."""
-    if maximizing:
-        return search(child, target) >= target
-    return search(child, target + 1) <= target
-
-
-def _check_position(Hand forehand, Hand dealer, int leader, int declarer, int led):
-    if (forehand | dealer) >> 54 or forehand & dealer:
-        raise ValueError("the hands must be disjoint sets of the 54 cards")
-    if leader not in (0, 1) or declarer not in (0, 1):
-        raise ValueError("leader and declarer are seats: 0 (forehand) or 1 (dealer)")
-    cdef int lead_count = bin(forehand if leader == 0 else dealer).count("1")
-    cdef int follow_count = bin(dealer if leader == 0 else forehand).count("1")
-    if led == NO_CARD:
-        if lead_count != follow_count:
-            raise ValueError("at a trick boundary both hands must hold as many cards")
-    elif not 0 <= led < 54 or (forehand | dealer) >> led & 1:
-        raise ValueError("the led card must be a card that neither hand holds")
-    elif lead_count + 1 != follow_count:
-        raise ValueError("in mid-trick the leader must hold one card fewer than the follower")
+    """Whether a child is worth ``target``, its parent's value less the
+    card's gain: one null-window test."""
+    return keeps_target(maximizing, search(child, keeping_beta(maximizing, target)), target)
 
 
 cdef class Solver:
@@ -391,28 +363,27 @@ cdef class Solver:
     23
     """
 
-    cdef TranspositionTable tt
-    cdef TranspositionTable goal_tt
+    cdef Table tt
+    cdef Table goal_tt
     cdef SearchState state
     cdef readonly double tt_mb
+    cdef readonly double goal_tt_mb
 
-    def __cinit__(self, double tt_mb=DEFAULT_TT_MB):
-        if not tt_mb > 0:
-            raise ValueError("the table size must be positive")
-        tt_allocate(&self.tt, <size_t>(tt_mb * 1024 * 1024))
-        tt_allocate(&self.goal_tt, <size_t>(min(tt_mb, GOAL_TT_MB) * 1024 * 1024))
-        self.goal_tt.current_only = True
+    def __cinit__(self, double tt_mb=DEFAULT_TT_MB, goal_tt_mb=None):
+        self.goal_tt_mb = min(tt_mb, GOAL_TT_MB) if goal_tt_mb is None else goal_tt_mb
+        table_allocate(&self.tt, tt_mb, TT_KEY_WORDS, False)
+        table_allocate(&self.goal_tt, self.goal_tt_mb, TT_KEY_WORDS, True)
         self.tt_mb = tt_mb
         self.state.tt = &self.tt
         self.state.goal_tt = &self.goal_tt
         self.state.nodes = 0
 
     def __dealloc__(self):
-        tt_release(&self.tt)
-        tt_release(&self.goal_tt)
+        table_release(&self.tt)
+        table_release(&self.goal_tt)
 
     cdef void _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led) except *:
-        _check_position(forehand, dealer, leader, declarer, led)
+        check_position(forehand, dealer, leader, declarer, led)
         self.state.hand[0] = forehand
         self.state.hand[1] = dealer
         self.state.leader = leader
@@ -422,7 +393,7 @@ cdef class Solver:
         self.state.goal_card = NO_CARD
         self.state.goal_cards = 0
         self.state.goal_points = False
-        tt_new_age(&self.tt)
+        table_new_age(&self.tt)
 
     cdef int _set_goal(self, Hand forehand, Hand dealer, int leader, int owner, int led, int goal, int bird,
                        int trick, int need) except -2:
@@ -435,7 +406,7 @@ cdef class Solver:
         self._set(forehand, dealer, leader, owner, led)
         self.state.goal = goal
         self.state.goal_points = need > 0
-        tt_new_age(&self.goal_tt)
+        table_new_age(&self.goal_tt)
         if goal == GOAL_BIRD:
             if not 32 <= bird <= 35 or not 13 <= trick <= 16:
                 raise ValueError("a bird goal names I, II, III or IV and its trick, 13 to 16")
@@ -450,7 +421,7 @@ cdef class Solver:
 
     def clear(self):
         """Empty the transposition table."""
-        tt_clear(&self.tt)
+        table_clear(&self.tt)
 
     def value(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, int guess=-1):
         """The declarer's future thirds with best play by both sides.  A
@@ -480,7 +451,7 @@ cdef class Solver:
         in_play = cards_in_play(&self.state)
         legal = legal_cards(&self.state)
         with nogil:
-            maximizing = to_move(&self.state) == self.state.declarer
+            maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             n = expand(&self.state, moves, children, gains, statuses)
             for i in range(n):
                 keeps[moves[i]] = keeps_value(&children[i], value - gains[i], maximizing)
@@ -507,7 +478,7 @@ cdef class Solver:
             # The first card (the likely best) is valued by bisection; the
             # others by MTD(f) from the best value so far, which most of them
             # only match or fall short of.
-            maximizing = to_move(&self.state) == self.state.declarer
+            maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             n = expand(&self.state, moves, children, gains, statuses)
             for i in range(n):
                 card, child = moves[i], &children[i]
@@ -534,7 +505,7 @@ cdef class Solver:
             value = exact_value(&self.state)
         while self.state.hand[0] | self.state.hand[1]:
             with nogil:
-                maximizing = to_move(&self.state) == self.state.declarer
+                maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
                 n = expand(&self.state, moves, children, gains, statuses)
                 for i in range(n):
                     found = keeps_value(&children[i], value - gains[i], maximizing)
@@ -595,7 +566,7 @@ cdef class Solver:
         while self.state.hand[0] | self.state.hand[1]:
             # The side whose every card keeps the outcome may play any; the
             # other must find a card that keeps it.
-            owner_moves = to_move(&self.state) == self.state.declarer
+            owner_moves = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             with nogil:
                 n = expand(&self.state, moves, children, gains, statuses)
                 for i in range(n):
@@ -623,15 +594,7 @@ cdef class Solver:
     @property
     def stats(self):
         """Counters since the solver was made: nodes searched and table use."""
-        return {
-            "nodes": self.state.nodes,
-            "tt_probes": self.tt.probes,
-            "tt_hits": self.tt.hits,
-            "tt_stores": self.tt.stores,
-            "tt_overwrites": self.tt.overwrites,
-            "tt_entries": (self.tt.mask + 1) * BUCKET_ENTRIES,
-            "tt_bytes": (self.tt.mask + 1) * BUCKET_ENTRIES * sizeof(TTEntry),
-        }
+        return {"nodes": self.state.nodes, **table_stats(&self.tt)}
 
 
 def _representative_of(Hand legal, Hand in_play):

@@ -22,12 +22,15 @@ import numpy as np
 
 from kosolve import __version__
 from kosolve.analysis.goals import TRICK_GOALS, solve_goal
+from kosolve.analysis.netscore import net_score
 from kosolve.analysis.postmortem import postmortem
-from kosolve.analysis.solving import new_solver, solve
-from kosolve.engine._search import DEFAULT_TT_MB, Solver
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, new_solver, search_args, solve
+from kosolve.engine._score import ScoreSolver
+from kosolve.engine._search import BIRD, DEFAULT_TT_MB, VALAT, Solver
+from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Announcement
 from kosolve.model.cards import Card, card_name, hand_names
 from kosolve.model.deal import Deal
-from kosolve.model.game import CONTRACTS, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Seat
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Position, Seat
 from kosolve.tools.dealing import deal_games, random_ending
 from kosolve.tools.reference import reference_move_values
 
@@ -140,9 +143,9 @@ class BenchReport:
 
     seed: int
     tt_mb: float
-    """The table size asked for, in MB."""
+    """The memory budget of the tables, in MB."""
     table_mb: float
-    """The table size the solver allocated, in MB."""
+    """The size of the main table its share of the budget gave, in MB."""
     ending_tricks: int
     deals: tuple[DealTiming, ...]
     endings: tuple[EndingTiming, ...]
@@ -268,7 +271,8 @@ class BenchReport:
         Whole deals at trick 1, every first card valued: 1 solved
         """
         lines = [
-            f"kosolve {__version__} benchmark: seed {self.seed}, table {self.table_mb:g} MB (asked {self.tt_mb:g} MB)",
+            f"kosolve {__version__} benchmark: seed {self.seed},"
+            f" table {self.table_mb:g} MB (of {self.tt_mb:g} MB for all tables)",
             "",
             f"Whole deals at trick 1, every first card valued: {self.deals_solved} solved"
             + (f", the fastest of {self.repeat} runs each" if self.repeat > 1 else ""),
@@ -319,7 +323,7 @@ def run_bench(
     *,
     deals: int = DEFAULT_DEALS,
     seed: int = 1,
-    tt_mb: float = DEFAULT_TT_MB,
+    tt_mb: float = DEFAULT_BUDGET_MB,
     endings: int = DEFAULT_ENDINGS,
     ending_tricks: int = DEFAULT_ENDING_TRICKS,
     goals: bool = True,
@@ -441,3 +445,98 @@ def _played(deal: Deal, solver: Solver, rng: random.Random) -> Deal:
             card = line.pop(0)
         position.push(card)
     return replace(deal, play=tuple(position.move_stack))
+
+
+SIGNATURE_SEED = 11
+"""The seed of :func:`signature`'s deals."""
+SIGNATURE_KINDS = ("move_values", "value", "line", "goals", "reaches", "keeping_cards", "net_score")
+"""The kinds of question :func:`signature` asks, in its breakdown's order."""
+
+
+def signature() -> int:
+    """The bench signature: the total nodes of a fixed set of questions of
+    every kind the engine answers (:func:`signature_breakdown`).  Node counts
+    are deterministic, so a change of the signature means a change of the
+    search; a change that keeps it changed only the speed.
+
+    >>> signature() == sum(signature_breakdown().values())
+    True
+    """
+    return sum(signature_breakdown().values())
+
+
+def signature_breakdown() -> dict[str, int]:
+    """The nodes of :func:`signature` by kind of question (:data:`SIGNATURE_KINDS`).
+
+    Each question runs on fresh tables of the engine's default sizes, so no
+    count depends on the order of the questions or on a table size the user
+    chose.  The positions are whole deals of :data:`SIGNATURE_SEED` at trick 1
+    and the same deals after a few random cards, mid-trick ones among them.
+    """
+    deals = deal_games(6, SIGNATURE_SEED)
+    at_start = [deal.position() for deal in deals]
+    counts = dict.fromkeys(SIGNATURE_KINDS, 0)
+
+    for position in at_start[:3]:
+        counts["move_values"] += _fresh_nodes("move_values", *search_args(position))
+    for position in (*at_start[3:], *(_played_on(deal, 5) for deal in deals[:3])):
+        counts["value"] += _fresh_nodes("value", *search_args(position))
+    for position in (at_start[5], *(_played_on(deal, 12) for deal in deals[:3])):
+        counts["line"] += _fresh_nodes("line", *search_args(position))
+    for deal, position in zip(deals[:3], at_start[:3], strict=True):
+        counts["goals"] += _goal_nodes(deal, position)
+        for target in (DEFAULT_RULES.win_thirds, ABSOLUT_THIRDS, PANZER_THIRDS):
+            counts["reaches"] += _fresh_nodes(
+                "reaches", *search_args(position), need=target - position.declarer_thirds()
+            )
+    for position in (*at_start[3:], _played_on(deals[0], 7)):
+        value = Solver(DEFAULT_TT_MB).value(*search_args(position))
+        counts["keeping_cards"] += _fresh_nodes("keeping_cards", *search_args(position), value=value)
+    for deal, at in ((deals[0], 0), (deals[1], 8), (deals[2], 8)):
+        announced = _with_announcements(deal)
+        position = _played_on(announced, at)
+        counts["net_score"] += net_score(announced, position, solver=ScoreSolver(), with_points_line=False).nodes
+    return counts
+
+
+def _fresh_nodes(question: str, *args: int, **kwargs: int) -> int:
+    """The nodes of one :class:`Solver` method called on a fresh solver."""
+    solver = Solver(DEFAULT_TT_MB)
+    getattr(solver, question)(*args, **kwargs)
+    return int(solver.stats["nodes"])
+
+
+def _played_on(deal: Deal, cards: int) -> Position:
+    """The deal's position after ``cards`` random legal cards (seeded by the number)."""
+    rng = random.Random(cards)
+    position = deal.position()
+    for _ in range(cards):
+        position.push(rng.choice(list(position.legal_moves)))
+    return position
+
+
+def _goal_nodes(deal: Deal, position: Position) -> int:
+    """The goal searches of one deal: Valat and every bird each player
+    holds, each bird and the Valat with the win for the declarer, and a line
+    for the declarer's Valat."""
+    args = (position.hands[0], position.hands[1], position.leader)
+    need = DEFAULT_RULES.win_thirds - position.declarer_thirds()
+    total = 0
+    for seat in SEATS:
+        for points in (0, need) if seat == deal.declarer else (0,):
+            total += _fresh_nodes("goal_feasible", *args, seat, goal=VALAT, need=points)
+            for bird in BIRDS:
+                if position.hands[seat] >> bird.card & 1:
+                    total += _fresh_nodes(
+                        "goal_feasible", *args, seat, goal=BIRD, bird=bird.card, trick=bird.trick, need=points
+                    )
+    return total + _fresh_nodes("goal_line", *args, deal.declarer, goal=VALAT)
+
+
+def _with_announcements(deal: Deal) -> Deal:
+    """The deal with the declarer's Pagat and Absolut announced (before the
+    talon, but in a Solo, which has none)."""
+    when = None if deal.contract == "solo" else "before"
+    return replace(
+        deal, announcements=(Announcement(deal.declarer, "pagat", when), Announcement(deal.declarer, "absolut", when))
+    )

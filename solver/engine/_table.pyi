@@ -1,0 +1,9 @@
+# Type stub of the compiled table memory (solver/engine/_table.pyx).
+
+MIN_TABLE_MB: float
+MAX_TABLE_MB: float
+
+class TableSizeError(ValueError): ...
+
+def check_table_mb(mb: float) -> float: ...
+def buckets_for(mb: float) -> int: ...

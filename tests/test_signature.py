@@ -1,0 +1,34 @@
+"""The bench signature: the nodes of a fixed set of questions of every kind
+the engine answers.  Node counts are deterministic, so the signature tells
+whether a change altered the search or only its speed."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from kosolve.cli.main import cli
+from kosolve.tools.bench import SIGNATURE_KINDS, signature, signature_breakdown
+
+SIGNATURE = 6_540_921
+"""The signature of this code (also of bdd5b80, before the packages were
+reorganised).  A commit that changes it must say in its message why the
+search changed, and record the new figure in docs/benchmarks.md."""
+
+
+def test_the_signature_is_pinned() -> None:
+    assert signature() == SIGNATURE
+
+
+def test_every_kind_of_question_counts() -> None:
+    kinds = signature_breakdown()
+    assert tuple(kinds) == SIGNATURE_KINDS
+    assert all(nodes > 0 for nodes in kinds.values())
+
+
+def test_bench_signature_on_the_command_line() -> None:
+    runner = CliRunner()
+    assert runner.invoke(cli, ["bench", "--signature"]).output == f"{SIGNATURE}\n"
+    data = json.loads(runner.invoke(cli, ["bench", "--signature", "--json"]).output)
+    assert data["signature"] == SIGNATURE and sum(data["nodes"].values()) == SIGNATURE
