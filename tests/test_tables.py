@@ -18,6 +18,7 @@ from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB, MIN_BUDGE
 from kosolve.engine._score import ScoreSolver, _py_bird_state, _py_leaf_score
 from kosolve.engine._search import Solver
 from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError, buckets_for
+from kosolve.engine.errors import SearchInputError
 from kosolve.model.cards import parse_hand
 from kosolve.model.game import FOREHAND, NO_CARD
 from kosolve.tools.dealing import deal_games
@@ -90,9 +91,9 @@ D4 = parse_hand(["D4"]).bit_length() - 1
 def test_both_solvers_refuse_impossible_positions(
     forehand: int, dealer: int, leader: int, declarer: int, led: int, message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(SearchInputError, match=message):
         Solver(tt_mb=1).value(forehand, dealer, leader, declarer, led)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(SearchInputError, match=message):
         ScoreSolver(tt_mb=1).solve(forehand, dealer, leader, declarer, led, [0, 0, 0], 0, 3, [0] * LEAVES)
 
 
@@ -109,7 +110,7 @@ def test_both_solvers_refuse_impossible_positions(
 def test_the_score_search_refuses_bad_states(
     steps: list[int], birds: int, valat: int, leaf: list[int], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(SearchInputError, match=message):
         ScoreSolver(tt_mb=1).solve(OWN, OTHER, FOREHAND, FOREHAND, NO_CARD, steps, birds, valat, leaf)
 
 

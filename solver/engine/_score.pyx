@@ -37,10 +37,12 @@ from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_r
 from kosolve.engine._bits cimport side_to_move, trick_thirds
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
-from kosolve.engine._position cimport check_position
+from kosolve.engine._position cimport position_problem
 from kosolve.engine._table cimport (
     Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
 )
+
+from kosolve.engine.errors import SearchInputError
 
 SCORE_TT_MB = 16.0
 """The default size of the score search's table."""
@@ -192,13 +194,15 @@ cdef class ScoreSolver:
 
     cdef int _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
                   leaf) except -1:
-        check_position(forehand, dealer, leader, declarer, led)
+        problem = position_problem(forehand, dealer, leader, declarer, led)
+        if problem is not None:
+            raise SearchInputError(problem)
         if len(leaf) != LEAVES or len(steps) != 3:
-            raise ValueError(f"the leaf table has {LEAVES} scores and there are 3 steps")
+            raise SearchInputError(f"the leaf table has {LEAVES} scores and there are 3 steps")
         if not 0 <= birds < 256 or any(birds >> (2 * i) & 3 == 3 for i in range(4)):
-            raise ValueError("each bird's state is 0 (open), 1 (won its trick) or 2 (beaten in it)")
+            raise SearchInputError("each bird's state is 0 (open), 1 (won its trick) or 2 (beaten in it)")
         if not 0 <= valat < 4:
-            raise ValueError("the Valat state has two bits: the declarer's and the defender's")
+            raise SearchInputError("the Valat state has two bits: the declarer's and the defender's")
         for i in range(LEAVES):
             self.leaf[i] = leaf[i]
         for i in range(3):

@@ -18,11 +18,13 @@ from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, ke
 from kosolve.engine._movegen cimport (
     MAX_MOVES, order_candidates, order_leads, order_moves, order_replies, reply_candidates, representatives,
 )
-from kosolve.engine._position cimport check_position
+from kosolve.engine._position cimport position_problem
 from kosolve.engine._table cimport Slot, Table, table_allocate, table_clear, table_new_age, table_release, table_stats
 from kosolve.engine._tt cimport (
     TT_KEY_WORDS, TTKey, pattern_of, tt_key, tt_key_without, tt_move, tt_prefetch, tt_probe, tt_store,
 )
+
+from kosolve.engine.errors import SearchInputError
 
 DEFAULT_TT_MB = 8.0
 """The default table: a whole deal's search stores a few hundred thousand
@@ -383,7 +385,9 @@ cdef class Solver:
         table_release(&self.goal_tt)
 
     cdef void _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led) except *:
-        check_position(forehand, dealer, leader, declarer, led)
+        problem = position_problem(forehand, dealer, leader, declarer, led)
+        if problem is not None:
+            raise SearchInputError(problem)
         self.state.hand[0] = forehand
         self.state.hand[1] = dealer
         self.state.leader = leader
@@ -402,14 +406,14 @@ cdef class Solver:
         hold the bird, or its trick is past)."""
         cdef int cards
         if goal not in (GOAL_VALAT, GOAL_BIRD):
-            raise ValueError(f"unknown goal {goal}")
+            raise SearchInputError(f"unknown goal {goal}")
         self._set(forehand, dealer, leader, owner, led)
         self.state.goal = goal
         self.state.goal_points = need > 0
         table_new_age(&self.goal_tt)
         if goal == GOAL_BIRD:
             if not 32 <= bird <= 35 or not 13 <= trick <= 16:
-                raise ValueError("a bird goal names I, II, III or IV and its trick, 13 to 16")
+                raise SearchInputError("a bird goal names I, II, III or IV and its trick, 13 to 16")
             cards = popcount(self.state.hand[1 - leader])
             if not (self.state.hand[owner] >> bird & 1 or (led == bird and leader == owner)):
                 return -1
