@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
-from kosolve.model.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, mask_of, parse_hand, thirds_of
+from kosolve.model.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, cards_of, mask_of, parse_hand, thirds_of
 from kosolve.model.deal import Deal
+from kosolve.model.dealt import lay_away_problem, lay_aways, talon_choices
 from kosolve.model.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
 from kosolve.tools.dealing import (
     DealingError,
     _deal_cards,
     choose_discard,
+    choose_exchange,
     deal_game,
     deal_games,
-    discard_problem,
-    exchange,
-    is_legal_discard,
     random_ending,
-    talon_options,
 )
 
 TAROCKS = SUIT_MASKS[TAROCK]
@@ -82,14 +81,29 @@ def test_deals_are_reproducible_and_seeds_differ() -> None:
 
 def test_discard_rules() -> None:
     hand = parse_hand(["HK", "HQ", "H4", "I", "V", "VI"])
-    assert discard_problem(hand, parse_hand(["HQ", "H4"])) is None
-    assert discard_problem(hand, parse_hand(["SQ"])) == "SQ is not in the hand"
-    assert discard_problem(hand, parse_hand(["I"])) == "I may not be laid away"
-    assert discard_problem(hand, parse_hand(["HK"])) == "HK may not be laid away"
-    assert discard_problem(hand, parse_hand(["H4", "V"])) == "lays away 1 tarock(s) but needs 0"
+    assert lay_away_problem(hand, parse_hand(["HQ", "H4"])) is None
+    assert lay_away_problem(hand, parse_hand(["SQ"])) == "SQ is not among the cards held"
+    assert lay_away_problem(hand, parse_hand(["I"])) == "I may not be laid away (no kings, no trull cards)"
+    assert lay_away_problem(hand, parse_hand(["HK"])) == "HK may not be laid away (no kings, no trull cards)"
+    assert "lays away 1 tarock(s)" in str(lay_away_problem(hand, parse_hand(["H4", "V"])))
     # Three cards from two plain ones: exactly one tarock must go.
-    assert is_legal_discard(hand, parse_hand(["HQ", "H4", "VI"]))
-    assert not is_legal_discard(hand, parse_hand(["HQ", "V", "VI"]))
+    assert lay_away_problem(hand, parse_hand(["HQ", "H4", "VI"])) is None
+    assert lay_away_problem(hand, parse_hand(["HQ", "V", "VI"])) is not None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lay_aways_are_exactly_the_legal_ones(seed: int) -> None:
+    rng = random.Random(seed)
+    pack = list(range(54))
+    rng.shuffle(pack)
+    # Small pools, some tarock-heavy, so that every subset can be checked.
+    pool = mask_of(pack[:9]) if seed % 2 else mask_of(sorted(pack, reverse=True)[:9])
+    for count in (1, 2, 3, 5):
+        legal = {mask_of(c) for c in itertools.combinations(cards_of(pool), count)}
+        legal = {laid for laid in legal if lay_away_problem(pool, laid) is None}
+        listed = list(lay_aways(pool, count))
+        assert len(listed) == len(set(listed))
+        assert set(listed) == legal
 
 
 @pytest.mark.parametrize("seed", range(200))
@@ -103,7 +117,7 @@ def test_chosen_discards_are_legal(seed: int) -> None:
     for count in (1, 3, 8):
         discard = choose_discard(hand, count, rng)
         assert discard.bit_count() == count
-        assert discard_problem(hand, discard) is None
+        assert lay_away_problem(hand, discard) is None
 
 
 def test_choose_discard_lays_tarocks_only_when_forced() -> None:
@@ -117,12 +131,12 @@ def test_choose_discard_refuses_an_impossible_count() -> None:
         choose_discard(KINGS | TRULL | parse_hand(["H4"]), 2, random.Random(0))
 
 
-def test_talon_options_follow_the_contract() -> None:
-    talon = [0, 9, 18, 27, 36, 45]
-    assert talon_options("dreiblatt", talon) == [mask_of(talon[:3]), mask_of(talon[3:])]
-    assert talon_options("zweiblatt", talon) == [mask_of(talon[i : i + 2]) for i in (0, 2, 4)]
-    assert talon_options("einblatt", talon) == [1 << c for c in talon]
-    assert talon_options("solo", talon) == [0]
+def test_talon_choices_follow_the_contract() -> None:
+    talon = (0, 9, 18, 27, 36, 45)
+    assert talon_choices("dreiblatt", talon) == (talon[:3], talon[3:])
+    assert talon_choices("zweiblatt", talon) == tuple(talon[i : i + 2] for i in (0, 2, 4))
+    assert talon_choices("einblatt", talon) == tuple((c,) for c in talon)
+    assert talon_choices("solo", talon) == ((),)
 
 
 @pytest.mark.parametrize("contract", CONTRACTS)
@@ -130,23 +144,18 @@ def test_exchange_takes_an_allowed_option_and_lays_away_legally(contract: str) -
     for seed in range(30):
         rng = random.Random(seed)
         talon, hands, _ = _deal_cards(rng)
-        talon_mask = mask_of(talon)
-        hand, laid, left = exchange(hands[0], contract, talon, rng)
-        taken = (hand | laid) & talon_mask
-        assert taken in talon_options(contract, talon)
-        assert taken.bit_count() == TALON_CARDS_TAKEN[contract]
-        assert left == talon_mask & ~taken
-        assert hand | laid == hands[0] | taken and not hand & laid
-        assert hand.bit_count() == 16
-        assert discard_problem(hand | laid, laid) is None
+        exchange = choose_exchange(hands[0], contract, talon, rng)
+        assert exchange.take in talon_choices(contract, talon)
+        assert len(exchange.take) == TALON_CARDS_TAKEN[contract]
+        assert lay_away_problem(hands[0] | mask_of(exchange.take), exchange.lay_away) is None
 
 
 def test_exchange_takes_the_stronger_talon_half() -> None:
     hand = parse_hand(["HK", "HQ", "HC", "HJ", "H1", "H2", "H3", "H4", "DK", "DQ", "DC", "DJ", "D1", "D2", "D3", "D4"])
     talon = [53, 52, 51, 0 + 16, 1 + 16, 2 + 16]  # Sk XXI XX on top, spade pips below
-    new_hand, _, left = exchange(hand, "dreiblatt", talon, random.Random(0))
-    assert new_hand & TRULL == parse_hand(["Sk", "XXI"])
-    assert left == parse_hand(["S7", "S8", "S9"])
+    exchange = choose_exchange(hand, "dreiblatt", talon, random.Random(0))
+    assert mask_of(exchange.take) & TRULL == parse_hand(["Sk", "XXI"])
+    assert not mask_of(exchange.take) & parse_hand(["S7", "S8", "S9"])
 
 
 @pytest.mark.parametrize("tricks", [0, 1, 4, 8, 16])

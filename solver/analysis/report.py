@@ -193,7 +193,11 @@ class Analyser:
                 score_solver=self.score_solver if by_score else None,
             )
         settlement = settle(deal, rules) if options.settle and over and can_score(deal) else None
-        held = tuple(held_bonuses(deal.hands, deal.piles)) if can_score(deal) and deal.piles is not None else None
+        held = (
+            tuple(held_bonuses(deal.hands, deal.piles, deal.own_discards))
+            if can_score(deal) and deal.piles is not None
+            else None
+        )
         return Report(deal, at, solution, table, review, net, settlement, held, bonuses)
 
 

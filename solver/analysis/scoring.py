@@ -374,22 +374,31 @@ def score(
         elif beaten_by is not None and rules.silent_bird_penalty:
             items.append(Item(name, beaten_by, row.silent, f"{name} silent, beaten in its trick"))
 
-    for seat, name in held_bonuses(deal.hands, deal.piles):
+    for seat, name in held_bonuses(deal.hands, deal.piles, deal.own_discards):
         items.append(Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held"))
     return Settlement(deal.contract, declarer, thirds, tuple(items))
 
 
-def held_bonuses(hands: tuple[Hand, Hand], piles: tuple[Hand, Hand]) -> list[tuple[Seat, str]]:
+def held_bonuses(
+    hands: tuple[Hand, Hand], piles: tuple[Hand, Hand], own_discards: tuple[Hand, Hand] | None = None
+) -> list[tuple[Seat, str]]:
     """``(seat, bonus)`` for every held bonus of :data:`HELD`, read off each
-    player's 16 cards at trick 1 and his pile (see the module's notes).
+    player's 16 cards at trick 1 and his own discards: exactly when they
+    are known (a deal as dealt), else from his pile (see the module's notes).
 
     >>> from kosolve.model.cards import parse_hand
     >>> held_bonuses((parse_hand(["Sk", "XXI", "I"]), parse_hand(["HK"])), (0, 0))
     [(0, 'trull')]
+    >>> birds = parse_hand(["I", "II", "III"])
+    >>> held_bonuses((birds, 0), (0, parse_hand(["IV"])), own_discards=(0, 0))  # IV was a talon card left
+    []
+    >>> held_bonuses((birds, 0), (parse_hand(["IV"]), 0), own_discards=(parse_hand(["IV"]), 0))
+    [(0, 'four_birds')]
     """
     found = []
     for seat in SEATS:
-        held = hands[seat] | (piles[seat] & ~NEVER_LAID_AWAY)
+        own = piles[seat] & ~NEVER_LAID_AWAY if own_discards is None else own_discards[seat]
+        held = hands[seat] | own
         found += [(seat, name) for name, cards in HELD.items() if held & cards == cards]
     return found
 

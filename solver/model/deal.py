@@ -91,9 +91,14 @@ class Deal:
     """The cards played so far, in order."""
     announcements: tuple[Announcement, ...] = ()
     """The announcements made before play."""
+    own_discards: tuple[Hand, Hand] | None = None
+    """The cards of each seat's pile that were his own before play (his
+    discards, and the declarer's lay-away), when the deal is known as dealt
+    (:mod:`kosolve.model.dealt`); a play file's piles cannot tell them from
+    the talon cards left to the defender."""
 
     def __repr__(self) -> str:
-        return readable_repr(self, cards=("play",), hands=("hands", "piles"))
+        return readable_repr(self, cards=("play",), hands=("hands", "piles", "own_discards"))
 
     def position(self, at: int | None = None) -> Position:
         """The position after the first ``at`` cards of the play (all of it

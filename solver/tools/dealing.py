@@ -28,24 +28,16 @@ from kosolve.model.cards import (
     TRULL,
     Card,
     Hand,
-    card_name,
     cards_of,
     mask_of,
     suit_of,
     thirds_of,
 )
 from kosolve.model.deal import Deal
-from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME, Position, Seat
+from kosolve.model.dealt import DISCARD_SIZE, KEPT, TALON_SIZE, TAROCKS, Dealt, Exchange, talon_choices
+from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, SEATS, TRICKS_PER_GAME, Position, Seat
 
-TALON_SIZE: Final = 6
-HAND_SIZE: Final = 16
-PERSONAL_SIZE: Final = 8
-DISCARD_SIZE: Final = 8
 PACKET: Final = 4
-
-KEPT: Final[Hand] = KINGS | TRULL
-"""Cards that may never be laid away."""
-TAROCKS: Final[Hand] = SUIT_MASKS[TAROCK]
 
 CONTRACT_THRESHOLDS: Final = {"zweiblatt": 18.5, "einblatt": 21.0, "solo": 23.0}
 """The least hand strength (see :func:`hand_strength`) that bids each contract
@@ -55,47 +47,6 @@ is rare."""
 
 class DealingError(ValueError):
     """A dealing request the procedure cannot meet."""
-
-
-def discard_problem(hand: Hand, discard: Hand) -> str | None:
-    """Why laying away ``discard`` from ``hand`` breaks the discard rules, or
-    None when it is legal (docs/rules.md §3): the cards must be in the hand, no
-    king or trull card may go, and tarocks only when the hand has too few
-    other cards, then no more tarocks than needed.  The same rules govern the
-    declarer's lay-away after the talon exchange.
-
-    >>> from kosolve.model.cards import parse_hand
-    >>> hand = parse_hand(["HK", "HQ", "H4", "V", "VI"])
-    >>> discard_problem(hand, parse_hand(["HQ", "H4"])) is None
-    True
-    >>> discard_problem(hand, parse_hand(["HK", "H4"]))
-    'HK may not be laid away'
-    >>> discard_problem(hand, parse_hand(["H4", "V"]))
-    'lays away 1 tarock(s) but needs 0'
-    >>> discard_problem(hand, parse_hand(["HQ", "H4", "V"])) is None
-    True
-    """
-    if discard & ~hand:
-        return f"{card_name(next(cards_of(discard & ~hand)))} is not in the hand"
-    if discard & KEPT:
-        return f"{card_name(next(cards_of(discard & KEPT)))} may not be laid away"
-    plain = (hand & ~TAROCKS & ~KEPT).bit_count()
-    needed = max(0, discard.bit_count() - plain)
-    laid = (discard & TAROCKS).bit_count()
-    if laid != needed:
-        return f"lays away {laid} tarock(s) but needs {needed}"
-    return None
-
-
-def is_legal_discard(hand: Hand, discard: Hand) -> bool:
-    """Whether laying away ``discard`` from ``hand`` is legal; see
-    :func:`discard_problem`.
-
-    >>> from kosolve.model.cards import parse_hand
-    >>> is_legal_discard(parse_hand(["I", "H4"]), parse_hand(["I"]))
-    False
-    """
-    return discard_problem(hand, discard) is None
 
 
 def choose_discard(hand: Hand, count: int, rng: random.Random) -> Hand:
@@ -165,49 +116,31 @@ def bid(strength: float) -> str:
     return contract
 
 
-def talon_options(contract: str, talon: Sequence[Card]) -> list[Hand]:
-    """The sets of talon cards the declarer may take (docs/rules.md §3): the top
-    or bottom three, the top, middle or bottom pair, any one card, or none.
+def choose_exchange(hand: Hand, contract: str, talon: Sequence[Card], rng: random.Random) -> Exchange:
+    """The declarer's talon exchange by rule of thumb: the talon choice whose
+    resulting hand is strongest, counting half a strength point per point of
+    card value laid away and against the cards left to the defender, each
+    with a plausible lay-away (:func:`choose_discard`, from the hand and the
+    cards taken).
 
-    >>> from kosolve.model.cards import hand_names
-    >>> [hand_names(o) for o in talon_options("dreiblatt", [48, 2, 20, 33, 10, 0])]
-    [['XVII', 'H2', 'SJ'], ['II', 'H4', 'D2']]
-    >>> talon_options("solo", [48, 2, 20, 33, 10, 0])
-    [0]
-    """
-    taken = TALON_CARDS_TAKEN[contract]
-    if taken == 0:
-        return [0]
-    if taken == 1:
-        return [1 << card for card in talon]
-    if taken == 2:
-        return [mask_of(talon[i : i + 2]) for i in range(0, TALON_SIZE, 2)]
-    return [mask_of(talon[:3]), mask_of(talon[3:])]
-
-
-def exchange(hand: Hand, contract: str, talon: Sequence[Card], rng: random.Random) -> tuple[Hand, Hand, Hand]:
-    """The declarer's talon exchange: ``(new hand, cards laid away, talon
-    cards left to the defender)``.  He takes the option whose resulting hand
-    is strongest, counting half a strength point per point of card value laid
-    away and against the cards left to the defender.
-
-    >>> from kosolve.model.cards import HEARTS, DIAMONDS, hand_names
+    >>> from kosolve.model.cards import HEARTS, DIAMONDS, card_name, hand_names
     >>> hand = SUIT_MASKS[HEARTS] | SUIT_MASKS[DIAMONDS]
-    >>> hand, laid, left = exchange(hand, "einblatt", [20, 53, 21, 50, 49, 48], random.Random(2))
-    >>> hand_names(hand & TAROCKS), hand_names(laid), len(hand_names(left))
-    (['Sk'], ['HQ'], 5)
+    >>> exchange = choose_exchange(hand, "einblatt", [20, 53, 21, 50, 49, 48], random.Random(2))
+    >>> [card_name(c) for c in exchange.take], hand_names(exchange.lay_away)
+    (['Sk'], ['HQ'])
     """
     talon_mask = mask_of(talon)
-    best: tuple[float, Hand, Hand, Hand] | None = None
-    for taken in talon_options(contract, talon):
+    best: tuple[float, Exchange] | None = None
+    for take in talon_choices(contract, talon):
+        taken = mask_of(take)
         full = hand | taken
-        laid = choose_discard(full, taken.bit_count(), rng)
+        laid = choose_discard(full, len(take), rng)
         left = talon_mask & ~taken
         score = hand_strength(full & ~laid) + (thirds_of(laid) - thirds_of(left)) / 6
         if best is None or score > best[0]:
-            best = (score, full & ~laid, laid, left)
+            best = (score, Exchange(take, laid))
     assert best is not None
-    return best[1], best[2], best[3]
+    return best[1]
 
 
 def _deal_cards(rng: random.Random) -> tuple[list[Card], list[Hand], list[Hand]]:
@@ -227,6 +160,27 @@ def _deal_cards(rng: random.Random) -> tuple[list[Card], list[Hand], list[Hand]]
     return talon, hands, personal
 
 
+def deal_as_dealt(rng: random.Random) -> Dealt:
+    """Shuffle, deal and discard: a deal as dealt, before the auction.
+
+    >>> dealt = deal_as_dealt(random.Random(3))
+    >>> len(dealt.talon), [dealt.held(seat).bit_count() for seat in SEATS]
+    (6, [16, 16])
+    """
+    talon, hands, personal = _deal_cards(rng)
+    discards = [choose_discard(hands[seat], DISCARD_SIZE, rng) for seat in SEATS]
+    return Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
+
+
+def choose_contract(dealt: Dealt) -> tuple[Seat, str]:
+    """The declarer and contract of the auction by rule of thumb: the
+    stronger hand (:func:`hand_strength`) bids by :func:`bid`; the
+    forehand speaks first, so he keeps the game on equal strength."""
+    strengths = [hand_strength(dealt.held(seat)) for seat in SEATS]
+    declarer: Seat = DEALER if strengths[DEALER] > strengths[FOREHAND] else FOREHAND
+    return declarer, bid(strengths[declarer])
+
+
 def deal_game(rng: random.Random) -> Deal:
     """A whole deal at trick 1, from shuffle to talon exchange.
 
@@ -237,20 +191,10 @@ def deal_game(rng: random.Random) -> Deal:
     >>> [p.bit_count() for p in deal.piles]  # 8 + 4 talon cards left, 8 + 2 laid away
     [12, 10]
     """
-    talon, hands, personal = _deal_cards(rng)
-    piles = [0, 0]
-    for seat in (FOREHAND, DEALER):
-        piles[seat] = choose_discard(hands[seat], DISCARD_SIZE, rng)
-        hands[seat] = hands[seat] & ~piles[seat] | personal[seat]
-    strengths = [hand_strength(h) for h in hands]
-    # The forehand speaks first, so he keeps the game on equal strength.
-    declarer: Seat = DEALER if strengths[DEALER] > strengths[FOREHAND] else FOREHAND
-    contract = bid(strengths[declarer])
-    hand, laid, left = exchange(hands[declarer], contract, talon, rng)
-    hands[declarer] = hand
-    piles[declarer] |= laid
-    piles[1 - declarer] |= left
-    return Deal(contract, declarer, (hands[0], hands[1]), piles=(piles[0], piles[1]), leader=FOREHAND)
+    dealt = deal_as_dealt(rng)
+    declarer, contract = choose_contract(dealt)
+    exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
+    return dealt.play_deal(contract, declarer, exchange)
 
 
 def deal_games(n: int, seed: int) -> list[Deal]:
