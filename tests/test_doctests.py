@@ -17,6 +17,7 @@ MODULES = [
     "kosolve.analysis.scoring",
     "kosolve.analysis.postmortem",
     "kosolve.analysis.netscore",
+    "kosolve.analysis.par",
     "kosolve.analysis.report",
     "kosolve.render.text",
     "kosolve.tools.dealing",
