@@ -4,8 +4,10 @@ nothing shared with kosolve.analysis.par."""
 
 from __future__ import annotations
 
+import doctest
 import random
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Final
 
 import pytest
@@ -219,3 +221,10 @@ def test_a_missing_or_unknown_entry_is_refused() -> None:
         bid_cost(table([0] * 4, [0] * 4), par(table([0] * 4, [0] * 4)), FH, "bettel")
     with pytest.raises(ValueError, match="is not a seat"):
         bid_cost(table([0] * 4, [0] * 4), par(table([0] * 4, [0] * 4)), 2, "solo")
+
+
+def test_the_worked_example() -> None:
+    doc = Path(__file__).resolve().parent.parent / "docs" / "par.md"
+    result = doctest.testfile(str(doc), module_relative=False)
+    assert result.failed == 0
+    assert result.attempted > 0

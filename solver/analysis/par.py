@@ -24,7 +24,7 @@ the dealer's Zweiblatt would cost him 6, and holding it scores him 6.
  'calls': ['dreiblatt', 'zweiblatt', 'hold', 'pass']}
 
 Against par, a Dreiblatt let stand would have gained the forehand 3 (a
-cost of -3), and the dealer playing his Zweiblatt would have gained him 12:
+cost of -3), and the dealer's own Zweiblatt would have gained him 12:
 
 >>> bid_cost(values, best, FOREHAND, "dreiblatt"), bid_cost(values, best, DEALER, "zweiblatt")
 (-3, -12)
