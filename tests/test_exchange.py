@@ -21,7 +21,7 @@ from kosolve.analysis.exchange import (
 from kosolve.analysis.goals import solve_goal
 from kosolve.analysis.solving import new_solver, solve
 from kosolve.engine._search import Solver
-from kosolve.model.cards import card_name, hand_names, parse_hand
+from kosolve.model.cards import KINGS, card_name, hand_names, mask_of, parse_hand
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
 from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, GAME_VALUES, SEATS, Rules, Seat, seat_name
 from kosolve.render.exchange import render_exchange_table
@@ -105,6 +105,38 @@ def check_makeable(dealt: Dealt, table: ExchangeTable, rules: Rules) -> None:
 def dealt_deals(seed: int, n: int) -> list[Dealt]:
     rng = random.Random(seed)
     return [deal_as_dealt(rng) for _ in range(n)]
+
+
+def strong_tarocks() -> Dealt:
+    """A constructed deal in which the forehand holds the fifteen top
+    tarocks and one heart: whether he takes every trick turns on the talon
+    choice and the lay-away (he must lay the heart away), and in a
+    Dreiblatt he must lay away tarocks."""
+    plain = [c for c in range(32) if not KINGS >> c & 1]
+    discards = mask_of(plain[1:9])
+    hand = discards | mask_of(range(46, 54))
+    personal = mask_of(range(39, 46)) | 1 << plain[0]
+    talon = (32, 33, 34, plain[9], plain[10], plain[11])
+    rest = [c for c in range(54) if not (hand | personal | mask_of(talon)) >> c & 1]
+    their_discards = mask_of([c for c in rest if c < 32 and not KINGS >> c & 1][:8])
+    others = [c for c in rest if not their_discards >> c & 1]
+    return Dealt(
+        talon,
+        (hand, their_discards | mask_of(others[:8])),
+        (personal, mask_of(others[8:])),
+        (discards, their_discards),
+    )
+
+
+def test_valat_rows_and_forced_tarock_lay_aways_match_brute_force() -> None:
+    dealt = strong_tarocks()
+    table = exchange_table(dealt)
+    forehand = [row for row in table.rows if row.declarer == FOREHAND]
+    assert any(row.valat for row in forehand) and not all(row.valat for row in forehand)
+    assert table.best_game_points()[FOREHAND, "einblatt"] == VALAT_FACTOR * GAME_VALUES["einblatt"]
+    assert table.makeable_exchange(FOREHAND, "solo", "valat") is None
+    check_rows(dealt, table, Rules())
+    check_makeable(dealt, table, Rules())
 
 
 @pytest.mark.parametrize("dealt", dealt_deals(11, 3))
