@@ -20,7 +20,6 @@ from kosolve.analysis.solving import new_solver
 from kosolve.engine._search import BIRD, Solver
 from kosolve.model.announcements import Bird
 from kosolve.model.cards import (
-    BIRD_CARDS,
     CARD_VALUES,
     KINGS,
     SUIT_MASKS,
@@ -54,10 +53,6 @@ VALAT_FACTOR: Final = 4
 MAKEABLE_GOALS: Final = (*TRICK_GOALS, *DECLARER_GOALS)
 """The announcements asked about per contract: each bird and the Valat,
 the point targets and holding conditions, each bird or Valat with the win."""
-
-_SIGNIFICANT: Final = BIRD_CARDS | TRULL
-"""Cards whose identity a goal search may ask about, not just their rank
-and value."""
 
 
 class ExchangeTableError(ValueError):
@@ -207,18 +202,19 @@ class ExchangeTable:
         return {"exchange_table": [r.to_json() for r in self.rows], "makeable": makeable}
 
 
-def _shape(hands: tuple[Hand, Hand], significant: Hand) -> tuple[int, ...]:
+def _shape(hands: tuple[Hand, Hand], *, values: bool, bird: Card | None = None) -> tuple[int, ...]:
     """The position at trick 1 up to what decides its play: in each suit,
-    the cards in play in rank order, each as its holder and value (its
-    identity when ``significant``).  Two positions of one shape map onto each
-    other card for card, keeping suits, ranks and values, so they have the
-    same value and the same goals: the proof that one search serves both."""
+    the cards in play in rank order, each as its holder, with its value when
+    ``values`` (thirds count), and the ``bird`` named.  Two positions of one
+    shape map onto each other card for card, keeping suits, ranks, holders
+    and what counts, so they have the same value and the same goals: the
+    proof that one search serves both."""
     forehand = hands[FOREHAND]
     shape: list[int] = []
     for suit in SUITS:
         for card in cards_of((hands[0] | hands[1]) & SUIT_MASKS[suit]):
             holder = 0 if forehand >> card & 1 else 1
-            code = 64 + card if significant >> card & 1 else CARD_VALUES[card]
+            code = 8 if card == bird else CARD_VALUES[card] if values else 0
             shape.append(2 * code + holder)
         shape.append(-1)
     return tuple(shape)
@@ -271,7 +267,7 @@ class _Searcher:
             hands[declarer] = full & ~laid
             hands[defender] = dealt.held(defender)
             pair = (hands[0], hands[1])
-            key = (declarer, _shape(pair, 0))
+            key = (declarer, _shape(pair, values=True))
             bounds = self.bounds.get(key)
             if bounds is None:
                 bounds = self.bounds[key] = _Bounds(0, thirds_of(pair[0] | pair[1]))
@@ -304,7 +300,12 @@ class _Searcher:
         # A bird must win its trick itself: one he does not hold cannot.
         if not option.hands[declarer] >> bird.card & 1:
             return False
-        return self.goals.get((declarer, bird.card, need, _shape(option.hands, _SIGNIFICANT)))
+        return self.goals.get(self._goal_key(option, declarer, bird, need))
+
+    @staticmethod
+    def _goal_key(option: _Option, declarer: Seat, bird: Bird, need: int) -> tuple[object, ...]:
+        # Without a thirds target only the tricks count, not what is in them.
+        return (declarer, bird.card, need, _shape(option.hands, values=need > 0, bird=bird.card))
 
     def goal(self, option: _Option, declarer: Seat, bird: Bird, need: int) -> bool:
         """Whether the declarer forces ``bird`` (with ``need`` future thirds
@@ -312,8 +313,7 @@ class _Searcher:
         known = self.known_goal(option, declarer, bird, need)
         if known is None:
             self.goal_searches += 1
-            key = (declarer, bird.card, need, _shape(option.hands, _SIGNIFICANT))
-            known = self.goals[key] = self.solver.goal_feasible(
+            known = self.goals[self._goal_key(option, declarer, bird, need)] = self.solver.goal_feasible(
                 *option.hands, FOREHAND, declarer, goal=BIRD, bird=bird.card, trick=bird.trick, need=need
             )
         return known
@@ -328,7 +328,7 @@ def _best(searcher: _Searcher, declarer: Seat, options: tuple[_Option, ...]) -> 
     # Laying away the most valuable cards banks them: a strong first best.
     order = sorted(options, key=lambda o: -o.pile)
     first = order[0]
-    best = first.pile + searcher.value(first, declarer, guess=first.bounds.high // 2)
+    best = first.pile + searcher.value(first, declarer, guess=-1)
     for option in order[1:]:
         need = best - option.pile
         if not searcher.reaches(option, declarer, need):
