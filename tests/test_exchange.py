@@ -139,7 +139,7 @@ def test_valat_rows_and_forced_tarock_lay_aways_match_brute_force() -> None:
     check_makeable(dealt, table, Rules())
 
 
-@pytest.mark.parametrize("dealt", dealt_deals(11, 3))
+@pytest.mark.parametrize("dealt", dealt_deals(11, 5))
 def test_rows_match_brute_force(dealt: Dealt) -> None:
     check_rows(dealt, exchange_table(dealt), Rules())
 
@@ -157,7 +157,7 @@ def test_rows_under_the_106_option_and_a_shared_solver() -> None:
         check_rows(dealt, exchange_table(dealt, rules=rules, solver=solver), rules)
 
 
-@pytest.mark.parametrize("dealt", dealt_deals(14, 1))
+@pytest.mark.parametrize("dealt", dealt_deals(14, 2))
 def test_makeable_match_brute_force(dealt: Dealt) -> None:
     check_makeable(dealt, exchange_table(dealt), Rules())
 
@@ -207,3 +207,14 @@ def test_unknown_rows_and_goals() -> None:
     made = table.makeable_exchange(DEALER, "solo", "win")
     assert made is None or made == Exchange((), 0)
     assert table.best(DEALER, "solo").lay_aways == 1
+
+
+def test_progress_and_a_warm_solver_give_the_same_table() -> None:
+    dealt = dealt_deals(16, 1)[0]
+    calls: list[tuple[int, int]] = []
+    solver = new_solver()
+    first = exchange_table(dealt, solver=solver, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(done, 8) for done in range(1, 9)]
+    again = exchange_table(dealt, solver=solver)
+    assert again == first
+    assert again.stats.nodes < first.stats.nodes

@@ -5,7 +5,6 @@ announcements the declarer could make with some exchange.
 
 Everything is exact: every legal lay-away is valued, and a lay-away is
 left out only when a search proves it cannot matter.
-
 """
 
 from __future__ import annotations
