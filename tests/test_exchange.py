@@ -139,7 +139,7 @@ def test_valat_rows_and_forced_tarock_lay_aways_match_brute_force() -> None:
     check_makeable(dealt, table, Rules())
 
 
-@pytest.mark.parametrize("dealt", dealt_deals(11, 5))
+@pytest.mark.parametrize("dealt", dealt_deals(11, 3))
 def test_rows_match_brute_force(dealt: Dealt) -> None:
     check_rows(dealt, exchange_table(dealt), Rules())
 
