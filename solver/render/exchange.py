@@ -53,7 +53,7 @@ def _row_cells(row: ExchangeRow, style: Style) -> list[str]:
         " ".join(card_name(c) for c in row.take) or style.none,
         by_suit(row.lay_away, style),
         style.points(row.thirds),
-        "valat" if row.valat else row.result,
+        "won, valat" if row.valat else row.result,
         f"{row.game_points:+d}",
         f"{row.best_lay_aways} of {row.lay_aways}",
     ]
