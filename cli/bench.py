@@ -20,6 +20,12 @@ from kosolve.model.game import TRICKS_PER_GAME
 @click.option("--endings", type=click.IntRange(min=0), help="Endings to time against the pure-Python reference.")
 @click.option("--ending-tricks", type=click.IntRange(1, TRICKS_PER_GAME), help="Tricks in each ending.")
 @click.option("--postmortems", type=click.IntRange(min=0), help="Whole plays to review card by card.")
+@click.option(
+    "--exchange",
+    "exchanges",
+    type=click.IntRange(min=0),
+    help="Exchange tables of deals as dealt to time: both players, every talon choice and lay-away (default: none).",
+)
 @click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
 @click.option(
     "--repeat",
@@ -42,6 +48,7 @@ def bench_command(
     endings: int | None,
     ending_tricks: int | None,
     postmortems: int | None,
+    exchanges: int | None,
     goals: bool,
     repeat: int,
     signature: bool,
@@ -51,8 +58,9 @@ def bench_command(
 ) -> None:
     """Time the solver on realistic positions: whole deals dealt by the
     rules (shuffle, discard, talon exchange) from a fixed seed, the
-    feasibility of birds and Valat on them, post-mortems of whole plays, and
-    short endings checked against the pure-Python reference.
+    feasibility of birds and Valat on them, post-mortems of whole plays,
+    short endings checked against the pure-Python reference, and on request
+    exchange tables of deals as dealt.
 
     \b
     Examples:
@@ -60,6 +68,7 @@ def bench_command(
       kosolve bench --deals 20 --endings 5 --json
       kosolve bench --repeat 3   # on a busy machine
       kosolve bench --signature  # did a change alter the search?
+      kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
     """
     from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
 
@@ -76,6 +85,7 @@ def bench_command(
         "endings": endings,
         "ending_tricks": ending_tricks,
         "postmortems": postmortems,
+        "exchanges": exchanges,
     }
     options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
 

@@ -102,3 +102,15 @@ def test_a_disagreement_shows_in_the_report() -> None:
 def test_negative_counts_are_refused() -> None:
     with pytest.raises(BenchError, match="negative"):
         run_bench(deals=-1, endings=0)
+    with pytest.raises(BenchError, match="negative"):
+        run_bench(deals=0, endings=0, exchanges=-1)
+
+
+def test_exchange_tables_are_timed_only_when_asked() -> None:
+    report = run_bench(deals=0, endings=0, postmortems=0, goals=False, exchanges=1, seed=2)
+    (timing,) = report.exchanges
+    assert timing.lay_aways >= 2 * 12 and timing.nodes > 0 and timing.ms > 0
+    assert timing.point_searches > 0
+    assert "Exchange tables of deals as dealt" in report.format()
+    assert report.to_json()["exchange_tables"]["count"] == 1  # type: ignore[index]
+    assert "Exchange tables" not in run_bench(deals=0, endings=0, postmortems=0, goals=False).format()

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kosolve import __version__
+from kosolve.analysis.exchange import exchange_table
 from kosolve.analysis.goals import TRICK_GOALS, solve_goal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.postmortem import postmortem
@@ -31,7 +32,7 @@ from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, An
 from kosolve.model.cards import Card, card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Position, Seat
-from kosolve.tools.dealing import deal_games, random_ending
+from kosolve.tools.dealing import deal_as_dealt, deal_games, random_ending
 from kosolve.tools.reference import reference_move_values
 
 MB = 1024 * 1024
@@ -137,6 +138,19 @@ class PostMortemTiming:
 
 
 @dataclass(frozen=True)
+class ExchangeTiming:
+    """One exchange table of a deal as dealt: both players, every contract
+    and talon choice, every legal lay-away, and the makeable announcements."""
+
+    lay_aways: int
+    """The legal lay-aways over all 24 talon choices."""
+    point_searches: int
+    goal_searches: int
+    nodes: int
+    ms: float
+
+
+@dataclass(frozen=True)
 class BenchReport:
     """What :func:`run_bench` measured; every summary figure is computed from
     the per-position records."""
@@ -151,6 +165,7 @@ class BenchReport:
     endings: tuple[EndingTiming, ...]
     goals: tuple[GoalTiming, ...] = ()
     postmortems: tuple[PostMortemTiming, ...] = ()
+    exchanges: tuple[ExchangeTiming, ...] = ()
     repeat: int = 1
     """How many times each whole deal was solved; its fastest time counts."""
 
@@ -261,6 +276,21 @@ class BenchReport:
                 if self.postmortems
                 else None,
             },
+            "exchange_tables": {
+                "count": len(self.exchanges),
+                "time_ms": Spread.of([e.ms for e in self.exchanges]).to_json() if self.exchanges else None,
+                "nodes": Spread.of([e.nodes for e in self.exchanges]).to_json() if self.exchanges else None,
+                "tables": [
+                    {
+                        "lay_aways": e.lay_aways,
+                        "point_searches": e.point_searches,
+                        "goal_searches": e.goal_searches,
+                        "nodes": e.nodes,
+                        "ms": e.ms,
+                    }
+                    for e in self.exchanges
+                ],
+            },
         }
 
     def format(self) -> str:
@@ -316,6 +346,18 @@ class BenchReport:
                 pm_ms.row("time (ms)", ".1f"),
                 ratio.row("x one solve", ".2f"),
             ]
+        if self.exchanges:
+            lines += [
+                "",
+                f"Exchange tables of deals as dealt (both players, 24 talon choices, every legal lay-away,"
+                f" the makeable announcements): {len(self.exchanges)}",
+                Spread.HEADER,
+                Spread.of([e.ms for e in self.exchanges]).row("time (ms)", ".1f"),
+                Spread.of([e.nodes for e in self.exchanges]).row("nodes", ",.0f"),
+                Spread.of([e.lay_aways for e in self.exchanges]).row("lay-aways", ".0f"),
+                Spread.of([e.point_searches for e in self.exchanges]).row("point srch", ".0f"),
+                Spread.of([e.goal_searches for e in self.exchanges]).row("goal srch", ".0f"),
+            ]
         return "\n".join(lines)
 
 
@@ -328,6 +370,7 @@ def run_bench(
     ending_tricks: int = DEFAULT_ENDING_TRICKS,
     goals: bool = True,
     postmortems: int = DEFAULT_POSTMORTEMS,
+    exchanges: int = 0,
     repeat: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> BenchReport:
@@ -337,14 +380,15 @@ def run_bench(
     a fresh table, and each deal's fastest time counts.
     ``progress(done, total)`` is called after every position, whole deals
     first, then endings; the endings take most of the time of a short run,
-    since the reference search is slow."""
-    if deals < 0 or endings < 0 or postmortems < 0:
-        raise BenchError("the numbers of deals, endings and post-mortems must not be negative")
+    since the reference search is slow; then ``exchanges`` exchange tables
+    of deals as dealt from ``seed``."""
+    if deals < 0 or endings < 0 or postmortems < 0 or exchanges < 0:
+        raise BenchError("the numbers of deals, endings, post-mortems and exchange tables must not be negative")
     if repeat < 1:
         raise BenchError("each deal must be solved at least once")
     solver = new_solver(tt_mb)
     postmortems = min(postmortems, deals)
-    total = deals * repeat + endings + postmortems
+    total = deals * repeat + endings + postmortems + exchanges
     deal_timings: list[DealTiming] = []
     goal_timings: list[GoalTiming] = []
     whole_deals = deal_games(deals, seed)
@@ -399,6 +443,20 @@ def run_bench(
         ending_timings.append(EndingTiming(ending_tricks, solution.stats.ms, reference_ms, ours == reference))
         if progress is not None:
             progress(deals * repeat + postmortems + index + 1, total)
+    exchange_timings = []
+    rng = random.Random(seed)
+    # Each table starts from an empty table, as a user's first one does.
+    exchanger = new_solver(tt_mb) if exchanges else solver
+    for index in range(exchanges):
+        exchanger.clear()
+        table = exchange_table(deal_as_dealt(rng), solver=exchanger)
+        lay_aways = sum(row.lay_aways for row in table.rows)
+        stats = table.stats
+        exchange_timings.append(
+            ExchangeTiming(lay_aways, stats.point_searches, stats.goal_searches, stats.nodes, stats.ms)
+        )
+        if progress is not None:
+            progress(deals * repeat + postmortems + endings + index + 1, total)
     return BenchReport(
         seed=seed,
         tt_mb=tt_mb,
@@ -408,6 +466,7 @@ def run_bench(
         endings=tuple(ending_timings),
         goals=tuple(goal_timings),
         postmortems=tuple(postmortem_timings),
+        exchanges=tuple(exchange_timings),
         repeat=repeat,
     )
 
