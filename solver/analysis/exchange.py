@@ -58,6 +58,32 @@ class ExchangeTableError(ValueError):
     """A question the exchange table has no answer to."""
 
 
+def game_item(contract: str, won: bool, valat: bool) -> int:
+    """The game item from the declarer's side: +G won, −G lost, G × 4 with a
+    Valat he can force (docs/rules.md §6.1).
+
+    >>> game_item("zweiblatt", True, False), game_item("solo", False, False), game_item("dreiblatt", True, True)
+    (6, -12, 12)
+    """
+    game = GAME_VALUES[contract]
+    if valat:
+        return VALAT_FACTOR * game
+    return game if won else -game
+
+
+def value_exchange(
+    dealt: Dealt, contract: str, declarer: Seat, exchange: Exchange, *, solver: Solver | None = None
+) -> tuple[int, bool]:
+    """The declarer's final thirds with best play after one ``exchange``, and
+    whether he can force every trick: what a row says of its best
+    lay-away, for any one (the file's own, say)."""
+    position = dealt.play_deal(contract, declarer, exchange).position()
+    future = (solver or new_solver()).value(*position.hands, FOREHAND, declarer)
+    # Every trick is worth at least 2 thirds to its winner, so he takes
+    # every trick exactly when he takes every third in play.
+    return position.declarer_thirds() + future, future == thirds_of(position.hands[0] | position.hands[1])
+
+
 @dataclass(frozen=True)
 class ExchangeRow:
     """One talon choice of one contract for one declarer: the best legal
@@ -102,12 +128,8 @@ class ExchangeRow:
 
     @property
     def game_points(self) -> int:
-        """The game item from the declarer's side: +G won, −G lost, G × 4
-        with a Valat he can force (docs/rules.md §6.1)."""
-        game = GAME_VALUES[self.contract]
-        if self.valat:
-            return VALAT_FACTOR * game
-        return game if self.won else -game
+        """The game item from the declarer's side (:func:`game_item`)."""
+        return game_item(self.contract, self.won, self.valat)
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -17,18 +17,23 @@ keeps the tables warm across deals.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
+from kosolve.analysis.exchange import ExchangeTable, exchange_table, game_item, value_exchange
 from kosolve.analysis.goals import FeasibilityTable, Goal, LineBonus, feasibility, line_bonuses, parse_goal
 from kosolve.analysis.netscore import NetScore, net_score
+from kosolve.analysis.par import Par, bid_cost, par
 from kosolve.analysis.postmortem import PostMortem, postmortem
 from kosolve.analysis.scoring import Settlement, held_bonuses, settle
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, Solution, TableBudget, solve
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
 from kosolve.model.announcements import check_announcements
+from kosolve.model.cards import card_name, hand_names, points_of
 from kosolve.model.deal import Deal
+from kosolve.model.dealt import Dealt, Exchange
 from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
 
 FORMAT_VERSION: Final = 1
@@ -138,6 +143,70 @@ class Report:
         return data
 
 
+@dataclass(frozen=True)
+class Declared:
+    """The bid and the exchange a deal as dealt declares, valued: the
+    declarer's result with them, and what they cost him in game points
+    against the best exchange of the same contract and against the par."""
+
+    declarer: Seat
+    contract: str
+    exchange: Exchange
+    thirds: int
+    valat: bool
+    win_thirds: int
+    game_points: int
+    """The game item from his side with this exchange."""
+    exchange_cost: int
+    """The best exchange's game points in this contract less his."""
+    bid_cost: int
+    """His game points at par less those of this contract's best exchange
+    (:func:`kosolve.analysis.par.bid_cost`); negative when the other's
+    mistake in the auction gave him more than par."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "declarer": seat_name(self.declarer),
+            "contract": self.contract,
+            "take": [card_name(c) for c in self.exchange.take],
+            "lay_away": hand_names(self.exchange.lay_away),
+            "thirds": self.thirds,
+            "points": points_of(self.thirds),
+            "result": "won" if self.thirds >= self.win_thirds else "lost",
+            "valat": self.valat,
+            "game_points": self.game_points,
+            "exchange_cost": self.exchange_cost,
+            "bid_cost": self.bid_cost,
+        }
+
+
+@dataclass(frozen=True)
+class ExchangeReport:
+    """What :meth:`Analyser.analyse_exchange` computed for a deal as dealt:
+    the exchange table, the par, and the declared bid and exchange valued
+    when the deal names them."""
+
+    dealt: Dealt
+    table: ExchangeTable
+    par: Par
+    declared: Declared | None
+
+    def par_json(self) -> dict[str, object]:
+        """The par with the exchange its declarer makes (none when both pass)."""
+        take: list[str] = []
+        lay_away: list[str] = []
+        if self.par.declarer is not None and self.par.contract is not None:
+            best = self.table.best(self.par.declarer, self.par.contract)
+            take, lay_away = [card_name(c) for c in best.take], hand_names(best.lay_away)
+        return {**self.par.to_json(), "take": take, "lay_away": lay_away}
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``kosolve exchange --json`` (docs/json.md), without the file name."""
+        data: dict[str, object] = {"format": FORMAT_VERSION, **self.table.to_json(), "par": self.par_json()}
+        data["declared"] = None if self.declared is None else self.declared.to_json()
+        return data
+
+
 class Analyser:
     """The searches' tables, made once and reused across deals (the score
     search's only when a deal first needs it), within one budget of
@@ -200,6 +269,36 @@ class Analyser:
         )
         return Report(deal, at, solution, table, review, net, settlement, held, bonuses)
 
+    def analyse_exchange(
+        self,
+        dealt: Dealt,
+        rules: Rules = DEFAULT_RULES,
+        declared: tuple[Seat, str, Exchange] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ExchangeReport:
+        """The exchange table of ``dealt``, its par, and the ``declared``
+        declarer, contract and exchange valued against both."""
+        table = exchange_table(dealt, rules=rules, solver=self.solver, progress=progress)
+        values = table.best_game_points()
+        best = par(values)
+        valued = None
+        if declared is not None:
+            declarer, contract, exchange = declared
+            thirds, valat = value_exchange(dealt, contract, declarer, exchange, solver=self.solver)
+            points = game_item(contract, thirds >= rules.win_thirds, valat)
+            valued = Declared(
+                declarer,
+                contract,
+                exchange,
+                thirds,
+                valat,
+                rules.win_thirds,
+                points,
+                exchange_cost=values[(declarer, contract)] - points,
+                bid_cost=bid_cost(values, best, declarer, contract),
+            )
+        return ExchangeReport(dealt, table, best, valued)
+
 
 def _followed_goals(deal: Deal) -> tuple[tuple[Seat, Goal], ...]:
     """The announcements the post-mortem follows along the play: every one
@@ -214,4 +313,14 @@ def analyse(deal: Deal, options: Options = Options(), *, analyser: Analyser | No
     return (analyser or Analyser()).analyse(deal, options)
 
 
-__all__ = ["FORMAT_VERSION", "Analyser", "Options", "OptionsError", "Report", "analyse", "check"]
+__all__ = [
+    "FORMAT_VERSION",
+    "Analyser",
+    "Declared",
+    "ExchangeReport",
+    "Options",
+    "OptionsError",
+    "Report",
+    "analyse",
+    "check",
+]
