@@ -78,7 +78,7 @@ def value_exchange(
     whether he can force every trick: what a row says of its best
     lay-away, for any one (the file's own, say)."""
     position = dealt.play_deal(contract, declarer, exchange).position()
-    future = (solver or new_solver()).value(*position.hands, FOREHAND, declarer)
+    future = (solver or new_solver()).value(position.hands[0], position.hands[1], FOREHAND, declarer)
     # Every trick is worth at least 2 thirds to its winner, so he takes
     # every trick exactly when he takes every third in play.
     return position.declarer_thirds() + future, future == thirds_of(position.hands[0] | position.hands[1])
