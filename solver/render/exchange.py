@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kosolve.analysis.exchange import ExchangeRow, ExchangeTable, Makeable
 from kosolve.analysis.goals import Goal
+from kosolve.analysis.report import ExchangeReport
 from kosolve.model.cards import (
     DISPLAY_ORDER,
     SUIT_LETTERS,
@@ -87,4 +88,54 @@ def render_exchange_table(table: ExchangeTable, style: Style) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["by_suit", "render_exchange_table"]
+def _par_lines(report: ExchangeReport, style: Style) -> list[str]:
+    best = report.par
+    calls = " – ".join(best.calls)
+    if best.declarer is None or best.contract is None:
+        return [f"Par (both bid knowing all cards, docs/par.md): both pass, nothing is played ({calls})"]
+    row = report.table.best(best.declarer, best.contract)
+    take = " ".join(card_name(c) for c in row.take) or style.none
+    return [
+        f"Par (both bid knowing all cards, docs/par.md): {best.contract} by the {seat_name(best.declarer)},"
+        f" {best.game_points:+d} game points for him ({calls})",
+        f"  take {take}, lay away {by_suit(row.lay_away, style)}; the forehand scores {best.forehand_score:+d}",
+    ]
+
+
+def _declared_lines(report: ExchangeReport, style: Style) -> list[str]:
+    declared = report.declared
+    if declared is None:
+        return []
+    take = " ".join(card_name(c) for c in declared.exchange.take) or style.none
+    result = "won, valat" if declared.valat else ("won" if declared.thirds >= declared.win_thirds else "lost")
+    lines = [
+        "",
+        f"Declared: {declared.contract} by the {seat_name(declared.declarer)}, take {take},"
+        f" lay away {by_suit(declared.exchange.lay_away, style)}",
+        f"  {style.points(declared.thirds)} points ({declared.thirds} thirds), {result},"
+        f" {declared.game_points:+d} game points",
+    ]
+    exchange = "the best exchange" if declared.exchange_cost == 0 else f"costs {declared.exchange_cost} game points"
+    lines.append(f"  the exchange: {exchange} of the {declared.contract}")
+    if declared.bid_cost > 0:
+        lines.append(f"  the bid: costs {declared.bid_cost} game points against par")
+    elif declared.bid_cost < 0:
+        lines.append(
+            f"  the bid: {-declared.bid_cost} game points more than par (only a mistake of the other allows it)"
+        )
+    else:
+        lines.append("  the bid: par")
+    return lines
+
+
+def render_exchange_report(file: str, report: ExchangeReport, style: Style) -> str:
+    """The text of ``kosolve exchange``: the table, the par, and the file's
+    own bid and exchange with what they cost."""
+    lines = [file, render_exchange_table(report.table, style), "", *_par_lines(report, style)]
+    lines += _declared_lines(report, style)
+    stats = report.table.stats
+    lines.append(f"Search: {stats.nodes:,} nodes in {stats.ms:.0f} ms")
+    return "\n".join(lines)
+
+
+__all__ = ["by_suit", "render_exchange_report", "render_exchange_table"]
