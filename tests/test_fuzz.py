@@ -10,6 +10,7 @@ hundred through the command line.  Each one is either a deal (solved, exit
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -408,7 +409,11 @@ def check_deal(deal: Deal) -> None:
     """A deal read is a deal to solve: it builds its position, writes back
     as the same deal, and passes or fails the options' check in one line."""
     deal.position()
-    assert parse_deal(json.loads(json.dumps(deal_to_json(deal))), "copy") == deal
+    # A play file has no own discards: a deal as dealt writes back as the
+    # same position without them.
+    assert parse_deal(json.loads(json.dumps(deal_to_json(deal))), "copy") == dataclasses.replace(
+        deal, own_discards=None
+    )
     try:
         check(deal, Options())
     except OptionsError as error:
