@@ -196,7 +196,7 @@ def deal_as_dealt(rng: random.Random, discard: str = "classic") -> Dealt:
         (hands[0], hands[1]),
         (personal[0], personal[1]),
         (discards[0], discards[1]),
-        (picked[0], picked[1]),
+        None if picked == personal else (picked[0], picked[1]),
     )
 
 
