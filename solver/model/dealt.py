@@ -161,11 +161,11 @@ def discard_problem(
         return "discards", problem
     wanted = laid if variant in ("medium", "easy") else PERSONAL_SIZE
     if picked_up.bit_count() != wanted:
-        rule = "as many as laid away" if variant in ("medium", "easy") else "all of them"
-        return (
-            "picked_up",
-            f"{picked_up.bit_count()} personal card(s) picked up, the {variant} discard picks up {rule}: {wanted}",
-        )
+        if variant in ("medium", "easy"):
+            rule = f"as many as laid away: {wanted} (picked_up names them)"
+        else:
+            rule = f"all of them: {wanted}"
+        return "picked_up", f"{picked_up.bit_count()} personal card(s) picked up, the {variant} discard picks up {rule}"
     return None
 
 
