@@ -25,6 +25,7 @@ from typing import Final
 from kosolve.analysis.report import Options, OptionsError, check
 from kosolve.cli.errors import InputError
 from kosolve.model.deal import Deal, DealError, load_deal, read_deal
+from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
 
 STDIN: Final = "-"
@@ -38,13 +39,13 @@ class DealFileError(InputError):
     field."""
 
 
-def _read_stdin() -> Deal:
+def _read_stdin(rules: Rules) -> Deal:
     # The binary stream, so that the standard input's bytes are decoded as
     # a file's are (UTF-8, a byte order mark allowed) whatever the locale.
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise DealError(f"{STDIN_NAME}: cannot read the file: there is no standard input")
-    return read_deal(stream, STDIN_NAME)
+    return read_deal(stream, STDIN_NAME, rules=rules)
 
 
 def load_deals(files: Sequence[str], options: Options) -> list[tuple[str, Deal]]:
@@ -56,7 +57,9 @@ def load_deals(files: Sequence[str], options: Options) -> list[tuple[str, Deal]]
     for file in files:
         name = STDIN_NAME if file == STDIN else file
         try:
-            deal = _read_stdin() if file == STDIN else load_deal(file)
+            # The rules judge a deal as dealt (its discard variant) as they
+            # judge the announcements.
+            deal = _read_stdin(options.rules) if file == STDIN else load_deal(file, rules=options.rules)
             check(deal, options)
         except DealError as error:
             raise DealFileError(str(error)) from None

@@ -82,14 +82,20 @@ def cli() -> None:
     leader    optional: who leads the first trick of these hands (forehand)
     play      optional: the cards played so far, in order
 
+    A deal file may instead give the deal as dealt (key "dealt": talon,
+    and per seat hand, personal cards and discards, judged by --discard)
+    with contract, declarer and "exchange" (take, lay_away); kosolve
+    derives the position at trick 1 (docs/deal-files.md).
+
     Cards use the canonical names: Sk, XXI ... I, HK HQ HC HJ H1 H2 H3 H4,
     DK ... D4, SK SQ SC SJ S10 S9 S8 S7, CK ... C7.
 
     \b
     Examples:
       kosolve examples/whole-deal.json
+      kosolve examples/dealt.json
       kosolve --at 6 --json examples/played.json
-      kosolve solve -q examples/*.json
+      kosolve solve -q examples/ending.json examples/played.json
       kosolve bench --deals 20
 
     Solving is the default command; see 'kosolve solve -h' for its options.

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import click
 
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
-from kosolve.model.game import DEFAULT_RULES, RULE_SWITCHES, Rules
+from kosolve.model.game import DEFAULT_RULES, DISCARD_VARIANTS, RULE_SWITCHES, Rules
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -94,6 +94,7 @@ def rules_options(function: Callable[..., Any]) -> Callable[..., Any]:
         silent_bird_penalty: bool,
         defender_announcements: bool,
         kontra: bool,
+        discard: str,
         **kwargs: Any,
     ) -> Any:
         rules = Rules(
@@ -101,6 +102,7 @@ def rules_options(function: Callable[..., Any]) -> Callable[..., Any]:
             silent_bird_penalty=silent_bird_penalty,
             defender_announcements=defender_announcements,
             kontra=kontra,
+            discard=discard,
         )
         return function(*args, rules=rules, **kwargs)
 
@@ -124,6 +126,13 @@ def rules_options(function: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option(
             RULE_SWITCHES["kontra"], is_flag=True, help="Rule option: a Kontra on an announcement doubles it."
+        ),
+        click.option(
+            RULE_SWITCHES["discard"],
+            type=click.Choice(DISCARD_VARIANTS),
+            default=DEFAULT_RULES.discard,
+            show_default=True,
+            help="Rule option: the discard variant, which decides the cards a deal as dealt may lay away.",
         ),
     ]
     decorated: Callable[..., Any] = with_rules

@@ -116,7 +116,7 @@ def solve_command(
     Examples:
       kosolve examples/ending.json
       kosolve --at 4 examples/played.json
-      kosolve --json examples/*.json > values.jsonl
+      kosolve --json examples/ending.json examples/dealt.json > values.jsonl
       kosolve - < examples/ending.json
     """
     if quiet and not as_json:

@@ -12,6 +12,15 @@ import pytest
 from kosolve.model.deal import DealError, parse_deal
 
 EXAMPLES: Final = Path(__file__).resolve().parent.parent / "examples"
+OPEN_EXAMPLES: Final = ("dealt-open.json",)
+"""Examples that are deals as dealt without a contract or exchange: no play
+position, so load_deal refuses them (they are for kosolve exchange)."""
+
+
+def play_examples() -> list[Path]:
+    """The examples that load_deal reads: every one but the open deals as dealt."""
+    return [path for path in sorted(EXAMPLES.glob("*.json")) if path.name not in OPEN_EXAMPLES]
+
 
 ENDING: Final[dict[str, Any]] = {
     "version": 1,

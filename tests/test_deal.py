@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from deal_files import ENDING, EXAMPLES, ending, error_of
+from deal_files import ENDING, EXAMPLES, ending, error_of, play_examples
 
 from kosolve.model.announcements import Announcement
 from kosolve.model.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
@@ -61,12 +62,14 @@ def test_lenient_spellings_are_accepted() -> None:
     [
         Deal("solo", FOREHAND, (parse_hand(["HK"]), parse_hand(["HQ"]))),
         parse_deal(with_piles(ending(leader="dealer", play=["HQ", "HK", "XX"])), "x"),
-        *(load_deal(path) for path in sorted(EXAMPLES.glob("*.json"))),
+        *(load_deal(path) for path in play_examples()),
     ],
 )
 def test_deal_to_json_round_trips(deal: Deal) -> None:
     data = deal_to_json(deal)
-    assert parse_deal(json.loads(json.dumps(data)), "copy") == deal
+    # A play file cannot tell a seat's own discards from the talon cards
+    # left to him; everything else comes back.
+    assert parse_deal(json.loads(json.dumps(data)), "copy") == dataclasses.replace(deal, own_discards=None)
 
 
 def test_deal_to_json_uses_canonical_names() -> None:
@@ -170,7 +173,7 @@ def test_load_deal_names_a_file_that_is_not_text(tmp_path: Path) -> None:
 
 
 def test_examples_are_valid_deals() -> None:
-    names = {path.name for path in EXAMPLES.glob("*.json")}
+    names = {path.name for path in play_examples()}
     assert {"ending.json", "whole-deal.json", "played.json"} <= names
     for name in names:
         deal = load_deal(EXAMPLES / name)

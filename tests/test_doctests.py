@@ -11,6 +11,8 @@ MODULES = [
     "kosolve.model.game",
     "kosolve.model.announcements",
     "kosolve.model.deal",
+    "kosolve.model.dealt",
+    "kosolve.model.dealt_file",
     "kosolve.engine._search",
     "kosolve.analysis.solving",
     "kosolve.analysis.goals",

@@ -10,6 +10,7 @@ hundred through the command line.  Each one is either a deal (solved, exit
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -25,7 +26,7 @@ from kosolve.cli.main import cli
 from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS
 from kosolve.model.cards import CARD_NAMES, card_name
 from kosolve.model.deal import KEYS, Deal, DealError, deal_to_json, parse_deal, read_deal
-from kosolve.model.game import CONTRACTS, SEAT_NAMES, TRICKS_PER_GAME
+from kosolve.model.game import CONTRACTS, DISCARD_VARIANTS, SEAT_NAMES, TRICKS_PER_GAME
 
 EXAMPLES: Final = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.json"))
 SOURCE: Final = "fuzz.json"
@@ -301,6 +302,9 @@ class Mutator:
         if not isinstance(tree, Obj):
             return
         members = {key: index for index, (key, _) in enumerate(tree)}
+        if "dealt" in members and rng.random() < 0.5:
+            self.dealt_mutation(tree)
+            return
         kind = rng.randrange(6)
         if kind == 0:
             holdings = [
@@ -332,6 +336,59 @@ class Mutator:
         else:
             key = rng.choice(["play", "piles", "announcements", "leader"])
             tree[:] = [(name, value) for name, value in tree if name != key]
+
+    def dealt_mutation(self, tree: Obj) -> None:
+        """A change to a deal as dealt that keeps it well formed: a card
+        swapped or moved between its holdings (talon, hands, personal
+        cards, discards, the exchange), a key of the exchange or the deal
+        dropped, a contract or declarer changed, or another variant's
+        ``picked_up``."""
+        rng = self.rng
+        holdings = [value for value in self.card_lists(tree) if value]
+        kind = rng.randrange(5)
+        if kind <= 1 and len(holdings) >= 2:
+            first, second = rng.sample(holdings, 2)
+            i, j = rng.randrange(len(first)), rng.randrange(len(second))
+            if kind == 0:
+                first[i], second[j] = second[j], first[i]
+            else:
+                second.append(first.pop(i))
+        elif kind == 2:
+            key = rng.choice(["contract", "declarer", "exchange", "play", "announcements"])
+            tree[:] = [(name, value) for name, value in tree if name != key]
+        elif kind == 3:
+            key, choices = rng.choice([("contract", CONTRACTS), ("declarer", SEAT_NAMES)])
+            self.set_member(tree, key, rng.choice(choices))
+        else:
+            seats = [value for _, value in self.dealt_members(tree) if isinstance(value, Obj)]
+            if seats:
+                chosen = rng.choice(seats)
+                personal = [
+                    value
+                    for key, value in chosen
+                    if key == "personal" and isinstance(value, list) and not isinstance(value, Obj)
+                ]
+                if personal:
+                    picked = rng.sample(personal[0], rng.randrange(len(personal[0]) + 1))
+                    self.set_member(chosen, "picked_up", picked)
+
+    @staticmethod
+    def dealt_members(tree: Obj) -> list[tuple[str, object]]:
+        return [member for key, value in tree if key == "dealt" and isinstance(value, Obj) for member in value]
+
+    def card_lists(self, tree: Obj) -> list[list[object]]:
+        """The card arrays of a deal as dealt and of its exchange."""
+        found: list[list[object]] = []
+        parts = [value for key, value in tree if key == "exchange" and isinstance(value, Obj)]
+        # An Obj is a list too: test for it first.
+        for _, value in self.dealt_members(tree):
+            if isinstance(value, Obj):
+                parts.append(value)
+            elif isinstance(value, list):
+                found.append(value)
+        for part in parts:
+            found += [value for _, value in part if isinstance(value, list) and not isinstance(value, Obj)]
+        return found
 
     @staticmethod
     def set_member(tree: Obj, key: str, value: object) -> None:
@@ -408,7 +465,11 @@ def check_deal(deal: Deal) -> None:
     """A deal read is a deal to solve: it builds its position, writes back
     as the same deal, and passes or fails the options' check in one line."""
     deal.position()
-    assert parse_deal(json.loads(json.dumps(deal_to_json(deal))), "copy") == deal
+    # A play file has no own discards: a deal as dealt writes back as the
+    # same position without them.
+    assert parse_deal(json.loads(json.dumps(deal_to_json(deal))), "copy") == dataclasses.replace(
+        deal, own_discards=None
+    )
     try:
         check(deal, Options())
     except OptionsError as error:
@@ -464,6 +525,8 @@ def through_the_cli(seed: int, count: int, folder: Path) -> None:
             args += ["--at", str(rng.randrange(40))]
         if rng.random() < 0.1:
             args += rng.sample(["--kontra", "--defender-announcements", "--win-thirds=106", "--json"], 2)
+        if rng.random() < 0.2:
+            args.append(f"--discard={rng.choice(DISCARD_VARIANTS)}")
         stdin = rng.random() < 0.1
         name = "<stdin>" if stdin else str(path)
         result = runner.invoke(cli, [*args, "-" if stdin else str(path)], input=data if stdin else None)
@@ -513,3 +576,22 @@ def test_the_mutator_makes_every_kind_of_case() -> None:
         outcomes[kind] = outcomes.get(kind, 0) + 1
     assert outcomes.get("deal", 0) >= 20
     assert len(outcomes) >= 15, outcomes
+
+
+def test_the_mutator_makes_deals_as_dealt_of_every_kind() -> None:
+    # The dealt example's mutations reach its own checks, and some still
+    # give a play position.
+    mutator = Mutator(4)
+    base = next(path for path in EXAMPLES if path.name == "dealt.json").read_text(encoding="utf-8")
+    fields: set[str] = set()
+    deals = 0
+    for _ in range(600):
+        _, data = mutator.case(base)
+        try:
+            read_deal(io.BytesIO(data), SOURCE)
+            deals += 1
+        except DealError as error:
+            assert_one_line(str(error))
+            fields.add(str(error).split(": ")[1].split("[")[0])
+    assert deals >= 20
+    assert {"dealt.talon", "dealt.forehand.discards", "exchange.take", "exchange.lay_away"} <= fields, fields

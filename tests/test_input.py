@@ -416,7 +416,7 @@ def test_ctrl_c_while_solving_exits_130(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_ctrl_c_while_reading_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupted(*args: object) -> NoReturn:
+    def interrupted(*args: object, **kwargs: object) -> NoReturn:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(kosolve.cli.loading, "read_deal", interrupted)

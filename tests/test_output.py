@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from deal_files import play_examples
 
 from kosolve.analysis.scoring import settle
 from kosolve.analysis.solving import solve
@@ -354,7 +355,7 @@ def key_paths(value: object, path: str = "", parent: str = "") -> set[str]:
 
 def json_runs() -> list[list[str]]:
     runs = []
-    for name in sorted(p.name for p in EXAMPLES.glob("*.json")):
+    for name in (path.name for path in play_examples()):
         runs += [[example(name)], ["--no-feasibility", "--no-postmortem", example(name)]]
         deal = load_deal(EXAMPLES / name)
         if deal.first_trick == 1:

@@ -44,12 +44,14 @@ from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS, Announcement, an
 from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
 from kosolve.model.game import (
     CONTRACTS,
+    DEFAULT_RULES,
     FOREHAND,
     SEAT_NAMES,
     SEATS,
     TRICKS_PER_GAME,
     IllegalMoveError,
     Position,
+    Rules,
     Seat,
     seat_name,
 )
@@ -62,6 +64,8 @@ FORMAT_VERSION: Final = 1
 KEYS: Final = ("version", "contract", "declarer", "hands", "piles", "leader", "announcements", "play")
 """The keys of a deal file, in the order :func:`deal_to_json` writes them."""
 _REQUIRED: Final = ("version", "contract", "declarer", "hands")
+DEALT_KEY: Final = "dealt"
+"""The key that makes a deal file a deal as dealt (:mod:`kosolve.model.dealt_file`)."""
 _ANNOUNCEMENT_KEYS: Final = ("by", "what", "when", "kontra")
 _FUTURE_VERSIONS: Final = 1000
 """Versions below this may be a later format, the others are no version."""
@@ -292,6 +296,15 @@ class _Parser:
             played[card] = index
         return tuple(cards)
 
+    def version(self, data: Mapping[str, object]) -> None:
+        if "version" not in data:
+            raise self.error("version", "required key missing")
+        version = data["version"]
+        if type(version) is int and 0 <= version < _FUTURE_VERSIONS and version != FORMAT_VERSION:
+            raise self.error("version", f"unsupported version {version} (this kosolve reads version {FORMAT_VERSION})")
+        if type(version) is not int or version != FORMAT_VERSION:
+            raise self.error("version", f"expected the number {FORMAT_VERSION}, got {describe(version)}")
+
     def deal(self, data: object) -> Deal:
         if not isinstance(data, Mapping):
             raise self.error("", f"expected a JSON object (a deal), got {describe(data)}")
@@ -299,11 +312,7 @@ class _Parser:
         for key in _REQUIRED:
             if key not in data:
                 raise self.error(key, "required key missing")
-        version = data["version"]
-        if type(version) is int and 0 <= version < _FUTURE_VERSIONS and version != FORMAT_VERSION:
-            raise self.error("version", f"unsupported version {version} (this kosolve reads version {FORMAT_VERSION})")
-        if type(version) is not int or version != FORMAT_VERSION:
-            raise self.error("version", f"expected the number {FORMAT_VERSION}, got {describe(version)}")
+        self.version(data)
         contract = self.choice(data, "contract", CONTRACTS, "contract")
         declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat"))
         leader = SEAT_NAMES.index(self.choice(data, "leader", SEAT_NAMES, "seat")) if "leader" in data else FOREHAND
@@ -324,9 +333,11 @@ class _Parser:
         return Deal(contract, declarer, hands, piles, leader, play, announcements)
 
 
-def parse_deal(data: object, source: str) -> Deal:
+def parse_deal(data: object, source: str, *, rules: Rules = DEFAULT_RULES) -> Deal:
     """The deal described by ``data``, a parsed deal file; ``source`` names
-    the file in the messages of :class:`DealError`.
+    the file in the messages of :class:`DealError`.  A deal as dealt (the
+    key ``dealt``, :mod:`kosolve.model.dealt_file`) gives its play position,
+    its discards judged by ``rules``.
 
     >>> data = {"version": 1, "contract": "dreiblatt", "declarer": "dealer",
     ...         "hands": {"forehand": ["HK", "H4"], "dealer": ["HQ", "I"]},
@@ -339,6 +350,14 @@ def parse_deal(data: object, source: str) -> Deal:
     ...
     kosolve.model.deal.DealError: ending.json: play[1]: trick 15: I is illegal on HK: the dealer must follow suit
     """
+    if isinstance(data, Mapping) and DEALT_KEY in data:
+        # Imported here, not at the top: dealt_file builds on this module's
+        # parser and Deal (through dealt.py), so a module-level import would
+        # make the model's import graph cyclic.  deal.py stays the lower
+        # module; only this call reaches up, once the modules are loaded.
+        from kosolve.model.dealt_file import parse_dealt_file
+
+        return parse_dealt_file(data, source, rules=rules).play_deal()
     return _Parser(source).deal(data)
 
 
@@ -357,7 +376,7 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-def read_deal(file: IO[bytes], source: str) -> Deal:
+def read_deal(file: IO[bytes], source: str, *, rules: Rules = DEFAULT_RULES) -> Deal:
     """The deal in the open binary ``file`` (UTF-8 JSON, a byte order mark
     allowed), named ``source`` in the messages of :class:`DealError`; the
     standard input is read this way.
@@ -372,6 +391,13 @@ def read_deal(file: IO[bytes], source: str) -> Deal:
     ...
     kosolve.model.deal.DealError: <stdin>: broken JSON: nested too deep (a deal nests 3 levels)
     """
+    return parse_deal(read_json(file, source), source, rules=rules)
+
+
+def read_json(file: IO[bytes], source: str) -> object:
+    """The JSON value in the open binary ``file``, read as a deal file is
+    (the size limit, UTF-8, keys given twice remembered, the number and
+    nesting limits); any problem is a :class:`DealError` naming ``source``."""
     shown = source_name(source)
     try:
         data = file.read(MAX_FILE_BYTES + 1)
@@ -391,12 +417,13 @@ def read_deal(file: IO[bytes], source: str) -> Deal:
         raise DealError(f"{shown}: broken JSON: nested too deep (a deal nests 3 levels)") from None
     except _Unreadable as error:
         raise DealError(f"{shown}: {error}") from None
-    return parse_deal(parsed, source)
+    return parsed
 
 
-def load_deal(path: str | os.PathLike[str]) -> Deal:
+def load_deal(path: str | os.PathLike[str], *, rules: Rules = DEFAULT_RULES) -> Deal:
     """The deal in the file at ``path``.  A file that is missing, not JSON
-    or not a valid deal raises :class:`DealError` naming the file.
+    or not a valid deal raises :class:`DealError` naming the file; a deal as
+    dealt is read as :func:`parse_deal` reads it.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -410,10 +437,16 @@ def load_deal(path: str | os.PathLike[str]) -> Deal:
     ...
     kosolve.model.deal.DealError: ...: cannot read the file: Is a directory
     """
+    return parse_deal(load_json(path), os.fspath(path), rules=rules)
+
+
+def load_json(path: str | os.PathLike[str]) -> object:
+    """The JSON value in the file at ``path``, read by :func:`read_json`; a
+    file that cannot be opened is a :class:`DealError` too."""
     source = os.fspath(path)
     try:
         with open(path, "rb") as file:
-            return read_deal(file, source)
+            return read_json(file, source)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise DealError(f"{source_name(source)}: cannot read the file: {reason}") from None
@@ -456,6 +489,7 @@ def _announcement_to_json(announcement: Announcement) -> dict[str, object]:
 
 
 __all__ = [
+    "DEALT_KEY",
     "FORMAT_VERSION",
     "KEYS",
     "MAX_FILE_BYTES",
@@ -463,6 +497,8 @@ __all__ = [
     "DealError",
     "deal_to_json",
     "load_deal",
+    "load_json",
     "parse_deal",
     "read_deal",
+    "read_json",
 ]

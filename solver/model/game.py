@@ -42,6 +42,9 @@ CONTRACTS: Final = ("dreiblatt", "zweiblatt", "einblatt", "solo")
 GAME_VALUES: Final = {"dreiblatt": 3, "zweiblatt": 6, "einblatt": 9, "solo": 12}
 TALON_CARDS_TAKEN: Final = {"dreiblatt": 3, "zweiblatt": 2, "einblatt": 1, "solo": 0}
 
+DISCARD_VARIANTS: Final = ("classic", "medium", "easy", "tactical")
+"""The discard variants (docs/rules.md §3.3), classic the default."""
+
 TRICKS_PER_GAME: Final = 16
 NO_CARD: Final = -1
 """The led card of a position at a trick boundary, as the search takes it."""
@@ -83,8 +86,12 @@ class Rules:
     decision; each field is a switch of the command line
     (:data:`RULE_SWITCHES`).
 
-    >>> Rules().win_thirds, Rules(win_thirds=106)
-    (107, Rules(win_thirds=106, silent_bird_penalty=False, defender_announcements=False, kontra=False))
+    >>> Rules().win_thirds, Rules(win_thirds=106).win_thirds, Rules().discard
+    (107, 106, 'classic')
+    >>> Rules(discard="lazy")
+    Traceback (most recent call last):
+    ...
+    kosolve.model.game.RulesError: discard: 'lazy' is not a rule option (--discard classic, medium, easy or tactical)
     """
 
     win_thirds: int = 107
@@ -97,11 +104,20 @@ class Rules:
     """Whether the defender may announce a bird or the Valat."""
     kontra: bool = False
     """Whether an announcement may carry a Kontra, which doubles it."""
+    discard: str = "classic"
+    """The discard variant (:data:`DISCARD_VARIANTS`): which cards a player
+    may lay away before play and in the talon exchange.  The play search
+    does not depend on it; it judges deals as dealt and realistic dealing."""
 
     def __post_init__(self) -> None:
         if self.win_thirds not in (106, 107):
             raise RulesError(
                 f"win_thirds: {self.win_thirds!r} is not a rule option ({RULE_SWITCHES['win_thirds']} 107 or 106)"
+            )
+        if self.discard not in DISCARD_VARIANTS:
+            variants = ", ".join(DISCARD_VARIANTS[:-1]) + " or " + DISCARD_VARIANTS[-1]
+            raise RulesError(
+                f"discard: {quote(self.discard)} is not a rule option ({RULE_SWITCHES['discard']} {variants})"
             )
 
 
@@ -113,6 +129,7 @@ RULE_SWITCHES: Final = {
     "silent_bird_penalty": "--silent-bird-penalty",
     "defender_announcements": "--defender-announcements",
     "kontra": "--kontra",
+    "discard": "--discard",
 }
 """The command line's switch for each field of :class:`Rules`: a message
 about a rule option names the switch that changes it."""

@@ -160,16 +160,44 @@ def _deal_cards(rng: random.Random) -> tuple[list[Card], list[Hand], list[Hand]]
     return talon, hands, personal
 
 
-def deal_as_dealt(rng: random.Random) -> Dealt:
-    """Shuffle, deal and discard: a deal as dealt, before the auction.
+def deal_as_dealt(rng: random.Random, discard: str = "classic") -> Dealt:
+    """Shuffle, deal and discard by the ``discard`` variant (docs/rules.md
+    §3.3): a deal as dealt, before the auction.
 
     >>> dealt = deal_as_dealt(random.Random(3))
     >>> len(dealt.talon), [dealt.held(seat).bit_count() for seat in SEATS]
     (6, [16, 16])
+    >>> dealt = deal_as_dealt(random.Random(3), "tactical")
+    >>> [dealt.held(seat).bit_count() for seat in SEATS], dealt.picked_up
+    ([16, 16], None)
     """
     talon, hands, personal = _deal_cards(rng)
-    discards = [choose_discard(hands[seat], DISCARD_SIZE, rng) for seat in SEATS]
-    return Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
+    if discard == "classic":
+        discards = [choose_discard(hands[seat], DISCARD_SIZE, rng) for seat in SEATS]
+        return Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
+    if discard == "tactical":
+        discards = [choose_discard(hands[seat] | personal[seat], DISCARD_SIZE, rng) for seat in SEATS]
+        return Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
+    if discard not in ("medium", "easy"):
+        raise DealingError(f"unknown discard variant {discard!r}")
+    # Medium and easy: the plain suit cards (no kings) go, up to eight, and
+    # as many personal cards are picked up unseen.  Easy would allow tarocks
+    # too, but a player keeps them (choose_discard lays them away only when
+    # he must, and here he need not).
+    discards = []
+    picked = []
+    for seat in SEATS:
+        plain = hands[seat] & ~TAROCKS & ~KEPT
+        count = min(DISCARD_SIZE, plain.bit_count())
+        discards.append(choose_discard(hands[seat], count, rng))
+        picked.append(mask_of(rng.sample(sorted(cards_of(personal[seat])), count)))
+    return Dealt(
+        tuple(talon),
+        (hands[0], hands[1]),
+        (personal[0], personal[1]),
+        (discards[0], discards[1]),
+        None if picked == personal else (picked[0], picked[1]),
+    )
 
 
 def choose_contract(dealt: Dealt) -> tuple[Seat, str]:

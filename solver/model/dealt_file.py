@@ -1,0 +1,296 @@
+"""A deal file that gives the deal as dealt (docs/deal-files.md, "A deal as
+dealt"): the key ``dealt`` in place of ``hands``, ``piles`` and ``leader``.
+
+::
+
+    {"version": 1,
+     "dealt": {"talon": ["HQ", "CQ", "H4", "D2", "HC", "SC"],
+               "forehand": {"hand": [16 cards], "personal": [8], "discards": [8 of hand]},
+               "dealer": {...}},
+     "contract": "zweiblatt", "declarer": "dealer",
+     "exchange": {"take": ["H4", "D2"], "lay_away": ["D3", "H3"]},
+     "announcements": [], "play": []}
+
+``contract``, ``declarer`` and ``exchange`` are optional; with all three
+the file has a play position (:meth:`DealtFile.play_deal`), and
+:func:`kosolve.model.deal.load_deal` reads it as it reads a play file.
+The discards and lay-aways are judged by the discard variant of the rules
+(:attr:`kosolve.model.game.Rules.discard`).  The module sits above
+:mod:`kosolve.model.deal` and :mod:`kosolve.model.dealt`: it reuses the
+deal file's reader and parser, and ``parse_deal`` reaches it only at call
+time.
+
+>>> from kosolve.model.dealt import lay_aways
+>>> hands = (mask_of(range(6, 22)), mask_of(range(22, 38)))
+>>> personal = (mask_of(range(38, 46)), mask_of(range(46, 54)))
+>>> discards = tuple(next(lay_aways(hand, 8)) for hand in hands)
+>>> OPEN = Dealt(tuple(range(6)), hands, personal, discards)
+>>> data = dealt_to_json(DealtFile(OPEN))
+>>> sorted(data), parse_dealt_file(data, "open.json").dealt == OPEN
+(['dealt', 'version'], True)
+>>> parse_dealt_file(data, "open.json").play_deal()
+Traceback (most recent call last):
+...
+kosolve.model.deal.DealError: open.json: contract: required key missing to play (kosolve exchange analyses ...)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from kosolve.model.announcements import Announcement
+from kosolve.model.cards import Card, Hand, card_name, hand_names, mask_of
+from kosolve.model.deal import (
+    DEALT_KEY,
+    FORMAT_VERSION,
+    Deal,
+    DealError,
+    _announcement_to_json,
+    _Parser,
+    load_json,
+    read_json,
+)
+from kosolve.model.dealt import HAND_SIZE, PERSONAL_SIZE, TALON_SIZE, Dealt, Exchange, discard_problem
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, Position, Rules, Seat, seat_name
+from kosolve.model.quoting import describe
+
+KEYS: Final = ("version", DEALT_KEY, "contract", "declarer", "exchange", "announcements", "play")
+"""The keys of a deal as dealt, in the order :func:`dealt_to_json` writes them."""
+_PLAY_KEYS: Final = ("contract", "declarer", "exchange")
+"""What a deal as dealt needs for a play position."""
+_POSITION_KEYS: Final = ("hands", "piles", "leader")
+"""The keys of a play file that a deal as dealt derives instead."""
+_DEALT_KEYS: Final = ("talon", *SEAT_NAMES)
+_SEAT_KEYS: Final = ("hand", "personal", "discards", "picked_up")
+_EXCHANGE_KEYS: Final = ("take", "lay_away")
+_ANALYSED: Final = "kosolve exchange analyses a deal as dealt"
+STDIN: Final = "-"
+STDIN_NAME: Final = "<stdin>"
+
+
+@dataclass(frozen=True)
+class DealtFile:
+    """A deal file read as a deal as dealt: the ``dealt`` deal and what the
+    file adds, each None or empty when not given."""
+
+    dealt: Dealt
+    contract: str | None = None
+    declarer: Seat | None = None
+    exchange: Exchange | None = None
+    announcements: tuple[Announcement, ...] = ()
+    play: tuple[Card, ...] = ()
+    discard: str = DEFAULT_RULES.discard
+    """The discard variant the file was judged by."""
+    source: str = field(default="", compare=False)
+    """The file's name in messages."""
+
+    def play_deal(self) -> Deal:
+        """The play position at trick 1 (:meth:`Dealt.play_deal`), with the
+        announcements and the play; a file without a contract, declarer or
+        exchange raises :class:`DealError` naming the missing key."""
+        for key in _PLAY_KEYS:
+            if getattr(self, key) is None:
+                raise _Parser(self.source).error(key, f"required key missing to play ({_ANALYSED})")
+        assert self.contract is not None and self.declarer is not None and self.exchange is not None
+        return self.dealt.play_deal(
+            self.contract,
+            self.declarer,
+            self.exchange,
+            announcements=self.announcements,
+            play=self.play,
+            variant=self.discard,
+        )
+
+
+class _DealtParser(_Parser):
+    """The deal file parser, with the parts of a deal as dealt."""
+
+    def sequence(self, field: str, value: object, size: int, what: str) -> tuple[Card, ...]:
+        """Exactly ``size`` distinct cards in their order, none of them seen
+        in an earlier holding (as :meth:`_Parser.holding` reads them)."""
+        cards = []
+        for index, item in enumerate(self.card_array(field, value)):
+            place = f"{field}[{index}]"
+            card = self.card(place, item)
+            if card in self.seen:
+                raise self.error(place, f"{card_name(card)} is also at {self.seen[card]}")
+            self.seen[card] = place
+            cards.append(card)
+        if len(cards) != size:
+            raise self.error(field, f"{len(cards)} cards ({what} {size})")
+        return tuple(cards)
+
+    def among(self, field: str, value: object, within: Hand, where: str) -> tuple[Card, ...]:
+        """Distinct cards in their order, each among ``within`` (named
+        ``where``): a part of cards already read, so not counted as seen."""
+        cards: list[Card] = []
+        for index, item in enumerate(self.card_array(field, value)):
+            place = f"{field}[{index}]"
+            card = self.card(place, item)
+            if card in cards:
+                raise self.error(place, f"{card_name(card)} is also at {field}[{cards.index(card)}]")
+            if not within >> card & 1:
+                raise self.error(place, f"{card_name(card)} is not among {where}")
+            cards.append(card)
+        return tuple(cards)
+
+    def dealt(self, value: object, variant: str) -> Dealt:
+        if not isinstance(value, Mapping):
+            raise self.error(DEALT_KEY, f"expected an object with talon, forehand and dealer, got {describe(value)}")
+        self.keys(DEALT_KEY, value, _DEALT_KEYS, f"unknown key (dealt has {', '.join(_DEALT_KEYS)})")
+        for key in _DEALT_KEYS:
+            if key not in value:
+                raise self.error(f"{DEALT_KEY}.{key}", "required key missing")
+        talon = self.sequence(f"{DEALT_KEY}.talon", value["talon"], TALON_SIZE, "the talon holds")
+        # Every card once in all: the sizes add up to 54 and no card is seen twice.
+        seats = [self.seat(f"{DEALT_KEY}.{name}", value[name]) for name in SEAT_NAMES]
+        for name, seat in zip(SEAT_NAMES, seats, strict=True):
+            problem = discard_problem(*seat, variant)
+            if problem is not None:
+                key, message = problem
+                raise self.error(f"{DEALT_KEY}.{name}.{key}", message)
+        forehand, dealer = seats
+        personal = (forehand[1], dealer[1])
+        picked = (forehand[3], dealer[3])
+        return Dealt(
+            talon, (forehand[0], dealer[0]), personal, (forehand[2], dealer[2]), None if picked == personal else picked
+        )
+
+    def seat(self, field: str, value: object) -> tuple[Hand, Hand, Hand, Hand]:
+        """A seat's hand, personal cards, discards and the personal cards he picked up."""
+        if not isinstance(value, Mapping):
+            raise self.error(field, f"expected an object with hand, personal and discards, got {describe(value)}")
+        self.keys(field, value, _SEAT_KEYS, f"unknown key (a seat has {', '.join(_SEAT_KEYS)})")
+        for key in _SEAT_KEYS[:3]:
+            if key not in value:
+                raise self.error(f"{field}.{key}", "required key missing")
+        hand = mask_of(self.sequence(f"{field}.hand", value["hand"], HAND_SIZE, "a hand is dealt"))
+        personal = mask_of(self.sequence(f"{field}.personal", value["personal"], PERSONAL_SIZE, "personal cards are"))
+        # Any of his own cards here; which of them the variant lets go is
+        # discard_problem's to say, with the rule.
+        discards = mask_of(self.among(f"{field}.discards", value["discards"], hand | personal, "his cards"))
+        picked_up = personal
+        if "picked_up" in value:
+            picked_up = mask_of(self.among(f"{field}.picked_up", value["picked_up"], personal, "his personal cards"))
+        return hand, personal, discards, picked_up
+
+    def exchange(self, value: object, dealt: Dealt, contract: str, declarer: Seat, variant: str) -> Exchange:
+        if not isinstance(value, Mapping):
+            raise self.error("exchange", f"expected an object with take and lay_away, got {describe(value)}")
+        self.keys("exchange", value, _EXCHANGE_KEYS, "unknown key (an exchange has take and lay_away)")
+        for key in _EXCHANGE_KEYS:
+            if key not in value:
+                raise self.error(f"exchange.{key}", "required key missing")
+        taken = self.among("exchange.take", value["take"], mask_of(dealt.talon), "the talon cards")
+        pool = dealt.held(declarer) | mask_of(taken)
+        lay_away = self.among("exchange.lay_away", value["lay_away"], pool, "the declarer's cards and those taken")
+        exchange = Exchange(taken, mask_of(lay_away))
+        problem = dealt.exchange_problem(contract, declarer, exchange, variant)
+        if problem is not None:
+            key, _, message = problem.partition(": ")
+            raise self.error(f"exchange.{key}", message)
+        return exchange
+
+    def dealt_file(self, data: object, rules: Rules) -> DealtFile:
+        if not isinstance(data, Mapping):
+            raise self.error("", f"expected a JSON object (a deal), got {describe(data)}")
+        for key in _POSITION_KEYS:
+            if key in data:
+                raise self.error(key, "not beside dealt (a deal as dealt derives hands, piles and leader)")
+        self.keys("", data, KEYS, f"unknown key (a deal as dealt has {', '.join(KEYS)})")
+        self.version(data)
+        if DEALT_KEY not in data:
+            raise self.error(DEALT_KEY, "required key missing")
+        dealt = self.dealt(data[DEALT_KEY], rules.discard)
+        contract = self.choice(data, "contract", CONTRACTS, "contract") if "contract" in data else None
+        declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat")) if "declarer" in data else None
+        for key in ("exchange", "announcements"):
+            if key in data and (contract is None or declarer is None):
+                missing = "contract" if contract is None else "declarer"
+                raise self.error(key, f"needs contract and declarer ({missing} missing)")
+        exchange = None
+        if "exchange" in data:
+            assert contract is not None and declarer is not None
+            exchange = self.exchange(data["exchange"], dealt, contract, declarer, rules.discard)
+        announcements: tuple[Announcement, ...] = ()
+        if "announcements" in data:
+            assert contract is not None and declarer is not None
+            announcements = self.announcements(data["announcements"], contract, declarer)
+        file = DealtFile(dealt, contract, declarer, exchange, announcements, (), rules.discard, self.source)
+        if "play" not in data:
+            return file
+        if exchange is None:
+            raise self.error("play", "needs the exchange (the hands at trick 1 follow from it)")
+        deal = file.play_deal()
+        position = Position(deal.hands, declarer=deal.declarer, leader=deal.leader, piles=deal.piles)
+        play = self.play(data["play"], position, deal.first_trick)
+        return DealtFile(dealt, contract, declarer, exchange, announcements, play, rules.discard, self.source)
+
+
+def parse_dealt_file(data: object, source: str, *, rules: Rules = DEFAULT_RULES) -> DealtFile:
+    """The deal as dealt described by ``data``, a parsed deal file, its
+    discards and exchange judged by the discard variant of ``rules``;
+    ``source`` names the file in the messages of :class:`DealError`."""
+    return _DealtParser(source).dealt_file(data, rules)
+
+
+def load_dealt_file(path: str | os.PathLike[str], *, rules: Rules = DEFAULT_RULES) -> DealtFile:
+    """The deal as dealt in the file at ``path`` (``-``: the standard
+    input, named ``<stdin>``), read as :func:`kosolve.model.deal.load_deal`
+    reads a deal file."""
+    if os.fspath(path) == STDIN:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise DealError(f"{STDIN_NAME}: cannot read the file: there is no standard input")
+        return parse_dealt_file(read_json(stream, STDIN_NAME), STDIN_NAME, rules=rules)
+    return parse_dealt_file(load_json(path), os.fspath(path), rules=rules)
+
+
+def dealt_to_json(file: DealtFile) -> dict[str, object]:
+    """The deal file object of ``file``, with canonical names; it reads back
+    as the same deal as dealt (under the same discard variant).
+
+    >>> from kosolve.model.dealt import lay_aways
+    >>> hands = (mask_of(range(6, 22)), mask_of(range(22, 38)))
+    >>> personal = (mask_of(range(38, 46)), mask_of(range(46, 54)))
+    >>> discards = tuple(next(lay_aways(hand, 8)) for hand in hands)
+    >>> file = DealtFile(Dealt(tuple(range(6)), hands, personal, discards), "solo", 0, Exchange((), 0))
+    >>> parse_dealt_file(dealt_to_json(file), "copy") == file
+    True
+    """
+    dealt = file.dealt
+    seats: dict[str, object] = {}
+    for seat in SEATS:
+        cards: dict[str, object] = {
+            "hand": hand_names(dealt.hands[seat]),
+            "personal": hand_names(dealt.personal[seat]),
+            "discards": hand_names(dealt.discards[seat]),
+        }
+        if dealt.picked(seat) != dealt.personal[seat]:
+            cards["picked_up"] = hand_names(dealt.picked(seat))
+        seats[seat_name(seat)] = cards
+    data: dict[str, object] = {
+        "version": FORMAT_VERSION,
+        DEALT_KEY: {"talon": [card_name(card) for card in dealt.talon], **seats},
+    }
+    if file.contract is not None:
+        data["contract"] = file.contract
+    if file.declarer is not None:
+        data["declarer"] = seat_name(file.declarer)
+    if file.exchange is not None:
+        data["exchange"] = {
+            "take": [card_name(card) for card in file.exchange.take],
+            "lay_away": hand_names(file.exchange.lay_away),
+        }
+    if file.announcements:
+        data["announcements"] = [_announcement_to_json(announcement) for announcement in file.announcements]
+    if file.play:
+        data["play"] = [card_name(card) for card in file.play]
+    return data
+
+
+__all__ = ["KEYS", "DealtFile", "dealt_to_json", "load_dealt_file", "parse_dealt_file"]
