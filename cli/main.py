@@ -17,6 +17,7 @@ import click
 from kosolve import __version__
 from kosolve.cli.bench import bench_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
+from kosolve.cli.exchange import exchange_command
 from kosolve.cli.solve import solve_command
 
 DEFAULT_COMMAND: Final = "solve"
@@ -50,6 +51,7 @@ class DefaultCommandGroup(click.Group):
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")
+        formatter.write_usage(ctx.command_path, "exchange [OPTIONS] DEALT.json", prefix="       ")
         formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
 
 
@@ -103,6 +105,7 @@ def cli() -> None:
 
 
 cli.add_command(solve_command)
+cli.add_command(exchange_command)
 cli.add_command(bench_command)
 
 

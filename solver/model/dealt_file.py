@@ -198,6 +198,8 @@ class _DealtParser(_Parser):
     def dealt_file(self, data: object, rules: Rules) -> DealtFile:
         if not isinstance(data, Mapping):
             raise self.error("", f"expected a JSON object (a deal), got {describe(data)}")
+        if DEALT_KEY not in data and "hands" in data:
+            raise self.error(DEALT_KEY, "required key missing: this is a play file (hands, piles), not a deal as dealt")
         for key in _POSITION_KEYS:
             if key in data:
                 raise self.error(key, "not beside dealt (a deal as dealt derives hands, piles and leader)")
