@@ -4,6 +4,7 @@ declared bid's cost as JSON and text, and bad input as one line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,31 @@ def test_the_json_is_what_the_library_answers(dealt_json: dict[str, Any]) -> Non
     assert file.contract is not None and file.declarer is not None and file.exchange is not None
     report = Analyser().analyse_exchange(file.dealt, declared=(file.declarer, file.contract, file.exchange))
     assert {"file": DEALT, **report.to_json()} == dealt_json
+
+
+def _paths(value: object, path: str = "") -> set[str]:
+    """Every key of ``value`` as docs/json.md writes it, the seat, contract
+    and goal of ``makeable`` as placeholders."""
+    names = ("<seat>", "<contract>", "<goal>")
+    paths: set[str] = set()
+    if isinstance(value, dict):
+        depth = path.count(".") + 1 if path.startswith("makeable") else -1
+        for key, item in value.items():
+            name = names[depth - 1] if 0 < depth <= len(names) else key
+            child = f"{path}.{name}" if path else name
+            paths |= {child, *_paths(item, child)}
+    elif isinstance(value, list):
+        for item in value:
+            paths |= _paths(item, f"{path}[]")
+    return paths
+
+
+def test_every_key_is_documented(dealt_json: dict[str, Any]) -> None:
+    text = (EXAMPLES.parent / "docs" / "json.md").read_text(encoding="utf-8")
+    section = text[text.index("## `kosolve exchange --json`") :]
+    documented = set(re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE))
+    undocumented = _paths({key: value for key, value in dealt_json.items() if key not in ("file", "format")})
+    assert not undocumented - documented
 
 
 def test_an_open_deal_has_no_declared_bid() -> None:
