@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import IO, Final
 
 from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS, Announcement, announcement_problems
-from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, CardError, Hand, card_name, hand_names, parse_card
+from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, CardError, Hand, card_name, hand_names, mask_of, parse_card
 from kosolve.model.game import (
     CONTRACTS,
     DEFAULT_RULES,
@@ -207,9 +207,9 @@ class _Parser:
             raise self.error(field, f"expected an array of card names, got {describe(value)}")
         return value
 
-    def holding(self, field: str, value: object) -> Hand:
-        """A list of distinct cards, none of them seen in an earlier holding."""
-        hand = 0
+    def distinct_cards(self, field: str, value: object) -> list[Card]:
+        """A list of cards in its order, none of them seen in an earlier holding."""
+        cards = []
         # Card by card, so that a file of millions of names stops at the
         # first one given twice.
         for index, item in enumerate(self.card_array(field, value)):
@@ -218,8 +218,12 @@ class _Parser:
             if card in self.seen:
                 raise self.error(place, f"{card_name(card)} is also at {self.seen[card]}")
             self.seen[card] = place
-            hand |= 1 << card
-        return hand
+            cards.append(card)
+        return cards
+
+    def holding(self, field: str, value: object) -> Hand:
+        """A list of distinct cards, none of them seen in an earlier holding."""
+        return mask_of(self.distinct_cards(field, value))
 
     def seats(self, data: Mapping[str, object], key: str) -> tuple[Hand, Hand]:
         value = data[key]

@@ -112,14 +112,7 @@ class _DealtParser(_Parser):
     def sequence(self, field: str, value: object, size: int, what: str) -> tuple[Card, ...]:
         """Exactly ``size`` distinct cards in their order, none of them seen
         in an earlier holding (as :meth:`_Parser.holding` reads them)."""
-        cards = []
-        for index, item in enumerate(self.card_array(field, value)):
-            place = f"{field}[{index}]"
-            card = self.card(place, item)
-            if card in self.seen:
-                raise self.error(place, f"{card_name(card)} is also at {self.seen[card]}")
-            self.seen[card] = place
-            cards.append(card)
+        cards = self.distinct_cards(field, value)
         if len(cards) != size:
             raise self.error(field, f"{len(cards)} cards ({what} {size})")
         return tuple(cards)
