@@ -10,20 +10,11 @@ import sys
 import click
 
 from kosolve.analysis.report import Analyser
-from kosolve.cli.loading import STDIN, STDIN_NAME, DealFileError
+from kosolve.cli.loading import load_dealt
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
-from kosolve.model.deal import DealError
-from kosolve.model.dealt_file import DealtFile, load_dealt_file
 from kosolve.model.game import Rules
 from kosolve.render.exchange import render_exchange_report
 from kosolve.render.text import style_for
-
-
-def _load(file: str, rules: Rules) -> DealtFile:
-    try:
-        return load_dealt_file(file, rules=rules)
-    except DealError as error:
-        raise DealFileError(str(error)) from None
 
 
 @click.command("exchange", short_help="The talon-exchange and contract table of a deal as dealt, and par.")
@@ -51,8 +42,7 @@ def exchange_command(file: str, as_json: bool, tt_mb: float, quiet: bool, rules:
       kosolve exchange --json examples/dealt.json
       kosolve exchange --discard tactical deal.json
     """
-    dealt_file = _load(file, rules)
-    name = STDIN_NAME if file == STDIN else file
+    name, dealt_file = load_dealt(file, rules)
     try:
         analyser = Analyser(tt_mb)
     except (MemoryError, ValueError) as error:

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Final
+from typing import IO, Final
 
 from kosolve.analysis.report import Options, OptionsError, check
 from kosolve.cli.errors import InputError
-from kosolve.model.deal import Deal, DealError, load_deal, read_deal
+from kosolve.model.deal import Deal, DealError, load_deal, read_deal, read_json
+from kosolve.model.dealt_file import DealtFile, load_dealt_file, parse_dealt_file
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
 
@@ -39,13 +40,13 @@ class DealFileError(InputError):
     field."""
 
 
-def _read_stdin(rules: Rules) -> Deal:
+def _stdin() -> IO[bytes]:
     # The binary stream, so that the standard input's bytes are decoded as
     # a file's are (UTF-8, a byte order mark allowed) whatever the locale.
-    stream = getattr(sys.stdin, "buffer", None)
+    stream: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise DealError(f"{STDIN_NAME}: cannot read the file: there is no standard input")
-    return read_deal(stream, STDIN_NAME, rules=rules)
+    return stream
 
 
 def load_deals(files: Sequence[str], options: Options) -> list[tuple[str, Deal]]:
@@ -59,7 +60,10 @@ def load_deals(files: Sequence[str], options: Options) -> list[tuple[str, Deal]]
         try:
             # The rules judge a deal as dealt (its discard variant) as they
             # judge the announcements.
-            deal = _read_stdin(options.rules) if file == STDIN else load_deal(file, rules=options.rules)
+            if file == STDIN:
+                deal = read_deal(_stdin(), STDIN_NAME, rules=options.rules)
+            else:
+                deal = load_deal(file, rules=options.rules)
             check(deal, options)
         except DealError as error:
             raise DealFileError(str(error)) from None
@@ -69,4 +73,16 @@ def load_deals(files: Sequence[str], options: Options) -> list[tuple[str, Deal]]
     return deals
 
 
-__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals"]
+def load_dealt(file: str, rules: Rules) -> tuple[str, DealtFile]:
+    """The name output and messages show for ``file`` (``-`` too), and the
+    deal as dealt in it, its discards judged by ``rules``."""
+    name = STDIN_NAME if file == STDIN else file
+    try:
+        if file == STDIN:
+            return name, parse_dealt_file(read_json(_stdin(), STDIN_NAME), STDIN_NAME, rules=rules)
+        return name, load_dealt_file(file, rules=rules)
+    except DealError as error:
+        raise DealFileError(str(error)) from None
+
+
+__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals", "load_dealt"]

@@ -20,12 +20,13 @@ from deal_files import EXAMPLES, one_line
 
 from kosolve.analysis.report import Options, analyse
 from kosolve.analysis.scoring import held_bonuses
+from kosolve.cli.loading import DealFileError, load_dealt
 from kosolve.cli.main import cli
 from kosolve.model.cards import ALL_CARDS, parse_hand
 from kosolve.model.deal import Deal, DealError, deal_to_json, load_deal, parse_deal
 from kosolve.model.dealt import KEPT, TAROCKS, discard_problem
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, load_dealt_file, parse_dealt_file
-from kosolve.model.game import DISCARD_VARIANTS, FOREHAND, RULE_SWITCHES, SEATS, Rules, RulesError
+from kosolve.model.game import DEFAULT_RULES, DISCARD_VARIANTS, FOREHAND, RULE_SWITCHES, SEATS, Rules, RulesError
 from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 DEALT: Final[dict[str, Any]] = json.loads((EXAMPLES / "dealt.json").read_text(encoding="utf-8"))
@@ -255,15 +256,15 @@ def test_the_open_example_is_refused_by_load_deal_and_read_by_load_dealt_file() 
     assert file.dealt == load_dealt_file(EXAMPLES / "dealt.json").dealt
 
 
-def test_load_dealt_file_reads_the_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_deal_as_dealt_is_read_from_the_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     class Stdin:
         buffer = io.BytesIO(json.dumps(DEALT).encode())
 
     monkeypatch.setattr("sys.stdin", Stdin())
-    assert load_dealt_file("-") == load_dealt_file(EXAMPLES / "dealt.json")
+    assert load_dealt("-", DEFAULT_RULES) == ("<stdin>", load_dealt_file(EXAMPLES / "dealt.json"))
     Stdin.buffer = io.BytesIO(b"[]")
-    with pytest.raises(DealError, match=r"^<stdin>: expected a JSON object"):
-        load_dealt_file("-")
+    with pytest.raises(DealFileError, match=r"^<stdin>: expected a JSON object"):
+        load_dealt("-", DEFAULT_RULES)
 
 
 def test_the_derived_position_is_the_play_file_of_the_same_deal() -> None:

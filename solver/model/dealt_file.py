@@ -37,7 +37,6 @@ kosolve.model.deal.DealError: open.json: contract: required key missing to play 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
@@ -48,11 +47,9 @@ from kosolve.model.deal import (
     DEALT_KEY,
     FORMAT_VERSION,
     Deal,
-    DealError,
     _announcement_to_json,
     _Parser,
     load_json,
-    read_json,
 )
 from kosolve.model.dealt import HAND_SIZE, PERSONAL_SIZE, TALON_SIZE, Dealt, Exchange, discard_problem
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, Position, Rules, Seat, seat_name
@@ -68,8 +65,6 @@ _DEALT_KEYS: Final = ("talon", *SEAT_NAMES)
 _SEAT_KEYS: Final = ("hand", "personal", "discards", "picked_up")
 _EXCHANGE_KEYS: Final = ("take", "lay_away")
 _ANALYSED: Final = "kosolve exchange analyses a deal as dealt"
-STDIN: Final = "-"
-STDIN_NAME: Final = "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -234,14 +229,8 @@ def parse_dealt_file(data: object, source: str, *, rules: Rules = DEFAULT_RULES)
 
 
 def load_dealt_file(path: str | os.PathLike[str], *, rules: Rules = DEFAULT_RULES) -> DealtFile:
-    """The deal as dealt in the file at ``path`` (``-``: the standard
-    input, named ``<stdin>``), read as :func:`kosolve.model.deal.load_deal`
-    reads a deal file."""
-    if os.fspath(path) == STDIN:
-        stream = getattr(sys.stdin, "buffer", None)
-        if stream is None:
-            raise DealError(f"{STDIN_NAME}: cannot read the file: there is no standard input")
-        return parse_dealt_file(read_json(stream, STDIN_NAME), STDIN_NAME, rules=rules)
+    """The deal as dealt in the file at ``path``, read as
+    :func:`kosolve.model.deal.load_deal` reads a deal file."""
     return parse_dealt_file(load_json(path), os.fspath(path), rules=rules)
 
 
