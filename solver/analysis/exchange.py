@@ -71,6 +71,14 @@ def game_item(contract: str, won: bool, valat: bool) -> int:
     return game if won else -game
 
 
+def takes_every_trick(future: int, hands: tuple[Hand, Hand]) -> bool:
+    """Whether a declarer who takes ``future`` thirds of the tricks still to
+    play from ``hands`` takes all of them: every trick is worth at least 2
+    thirds to its winner, so he does exactly when he takes every third in
+    play."""
+    return future == thirds_of(hands[0] | hands[1])
+
+
 def value_exchange(
     dealt: Dealt, contract: str, declarer: Seat, exchange: Exchange, *, solver: Solver | None = None
 ) -> tuple[int, bool]:
@@ -78,10 +86,9 @@ def value_exchange(
     whether he can force every trick: what a row says of its best
     lay-away, for any one (the file's own, say)."""
     position = dealt.play_deal(contract, declarer, exchange).position()
-    future = (solver or new_solver()).value(position.hands[0], position.hands[1], FOREHAND, declarer)
-    # Every trick is worth at least 2 thirds to its winner, so he takes
-    # every trick exactly when he takes every third in play.
-    return position.declarer_thirds() + future, future == thirds_of(position.hands[0] | position.hands[1])
+    hands = (position.hands[0], position.hands[1])
+    future = (solver or new_solver()).value(*hands, FOREHAND, declarer)
+    return position.declarer_thirds() + future, takes_every_trick(future, hands)
 
 
 @dataclass(frozen=True)
@@ -366,16 +373,13 @@ def _choice(
     options = tuple(searcher.options(dealt, declarer, take))
     best = _best(searcher, declarer, options)
     tied = [o for o in options if o.bounds.low == o.bounds.high and o.pile + o.bounds.low == best]
-    # The declarer takes every trick exactly when he takes every third in
-    # play: each trick is worth at least 2 thirds to its winner.
-    in_play = thirds_of(tied[0].hands[0] | tied[0].hands[1])
     row = ExchangeRow(
         declarer=declarer,
         contract=contract,
         take=take,
         lay_away=tied[0].lay_away,
         thirds=best,
-        valat=best - tied[0].pile == in_play,
+        valat=takes_every_trick(best - tied[0].pile, tied[0].hands),
         win_thirds=rules.win_thirds,
         lay_aways=len(options),
         best_lay_aways=len(tied),

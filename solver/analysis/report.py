@@ -164,6 +164,10 @@ class Declared:
     (:func:`kosolve.analysis.par.bid_cost`); negative when the other's
     mistake in the auction gave him more than par."""
 
+    @property
+    def won(self) -> bool:
+        return self.thirds >= self.win_thirds
+
     def to_json(self) -> dict[str, object]:
         return {
             "declarer": seat_name(self.declarer),
@@ -172,7 +176,7 @@ class Declared:
             "lay_away": hand_names(self.exchange.lay_away),
             "thirds": self.thirds,
             "points": points_of(self.thirds),
-            "result": "won" if self.thirds >= self.win_thirds else "lost",
+            "result": "won" if self.won else "lost",
             "valat": self.valat,
             "game_points": self.game_points,
             "exchange_cost": self.exchange_cost,

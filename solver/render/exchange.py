@@ -47,6 +47,10 @@ def _goal_words(goal: Goal) -> str:
     return f"{words} with the win" if goal.with_win else words
 
 
+def _result(won: bool, valat: bool) -> str:
+    return "won, valat" if valat else "won" if won else "lost"
+
+
 def _row_cells(row: ExchangeRow, style: Style) -> list[str]:
     return [
         seat_name(row.declarer),
@@ -54,7 +58,7 @@ def _row_cells(row: ExchangeRow, style: Style) -> list[str]:
         " ".join(card_name(c) for c in row.take) or style.none,
         by_suit(row.lay_away, style),
         style.points(row.thirds),
-        "won, valat" if row.valat else row.result,
+        _result(row.won, row.valat),
         f"{row.game_points:+d}",
         f"{row.best_lay_aways} of {row.lay_aways}",
     ]
@@ -107,12 +111,11 @@ def _declared_lines(report: ExchangeReport, style: Style) -> list[str]:
     if declared is None:
         return []
     take = " ".join(card_name(c) for c in declared.exchange.take) or style.none
-    result = "won, valat" if declared.valat else ("won" if declared.thirds >= declared.win_thirds else "lost")
     lines = [
         "",
         f"Declared: {declared.contract} by the {seat_name(declared.declarer)}, take {take},"
         f" lay away {by_suit(declared.exchange.lay_away, style)}",
-        f"  {style.points(declared.thirds)} points ({declared.thirds} thirds), {result},"
+        f"  {style.points(declared.thirds)} points ({declared.thirds} thirds), {_result(declared.won, declared.valat)},"
         f" {declared.game_points:+d} game points",
     ]
     exchange = "the best exchange" if declared.exchange_cost == 0 else f"costs {declared.exchange_cost} game points"
