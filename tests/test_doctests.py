@@ -21,6 +21,7 @@ MODULES = [
     "kosolve.analysis.netscore",
     "kosolve.analysis.par",
     "kosolve.analysis.report",
+    "kosolve.analysis.pool",
     "kosolve.render.text",
     "kosolve.tools.dealing",
     "kosolve.tools.reference",
