@@ -49,9 +49,7 @@ def serve_command(files: tuple[str, ...], host: str, port: int, browser: bool, t
     try:
         from kosolve.web.app import create_app, listen, server, url_of
     except ImportError as error:
-        raise click.ClickException(
-            f'kosolve serve needs the web extra (pip install "kosolve[web]"): {error}'
-        ) from None
+        raise click.ClickException(f'kosolve serve needs the web extra (pip install "kosolve[web]"): {error}') from None
     try:
         service = Service(tt_mb, rules)
     except (MemoryError, ValueError) as error:

@@ -83,8 +83,7 @@ def render_html(data: dict[str, object]) -> str:
         raise RuntimeError("the page's static files do not fit the report's template")
     style = "<style>\n" + static_text("app.css") + "</style>"
     inline = (
-        f'<script id="kosolve-data" type="application/json">{script_json(data)}</script>\n'
-        f"<script>\n{script}</script>"
+        f'<script id="kosolve-data" type="application/json">{script_json(data)}</script>\n<script>\n{script}</script>'
     )
     # Replaced by position, not by str.replace: the data may hold any text.
     before, _, after = page.partition(STYLE_TAG)
