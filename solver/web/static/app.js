@@ -245,7 +245,14 @@
   }
 
   function play(card) {
-    if (state.line[state.cursor] !== card) state.line = state.line.slice(0, state.cursor).concat([card]);
+    if (state.line[state.cursor] !== card) {
+      const line = state.line.slice(0, state.cursor).concat([card]);
+      if (REPORT && !onFilePlay(line)) {
+        showError(`${card}: this report holds the file's play only; serve the file (kosolve serve) to try other cards`);
+        return;
+      }
+      state.line = line;
+    }
     go(state.cursor + 1);
   }
 
@@ -278,6 +285,9 @@
     $("end").disabled = state.cursor >= state.line.length;
     $("best").disabled = REPORT !== null || !report.line.length;
     const played = state.line.slice(0, state.cursor);
+    // What the page shows, for the browser tests and anyone scripting it.
+    $("board").dataset.line = played.join(" ");
+    $("board").dataset.name = state.name;
     const where = onFilePlay(played)
       ? `after ${played.length} of the file's ${state.filePlay.length} cards`
       : `your line: ${played.length} cards, off the file's play`;
