@@ -121,7 +121,7 @@ def test_clicks_and_keys_show_the_library_values(page: Any, url: str, analyser: 
     # A card that is not the file's: the line leaves the file's play.
     other = next(card for card in shown["moves"] if parse_card(card) != deal.play[0])
     page.click(f'.card.legal[data-card="{other}"]')
-    line = (parse_card(other),)
+    line: tuple[int, ...] = (parse_card(other),)
     assert_shows_library(wait_for_line(page, line), analyser, deal, line)
     reply = next(iter(page.evaluate(SHOWN)["moves"]))
     page.click(f'.card.legal[data-card="{reply}"]')

@@ -68,9 +68,11 @@ def positions() -> list[tuple[str, int]]:
 @pytest.mark.parametrize(("name", "at"), positions())
 def test_a_position_is_what_the_library_answers(service: Service, analyser: Analyser, name: str, at: int) -> None:
     deal = load_deal(EXAMPLES / name)
-    answer = service.position({"deal": example(name), "play": hand_play(deal)[:at]})
+    answer: dict[str, Any] = service.position({"deal": example(name), "play": hand_play(deal)[:at]})
     # The play of the request is the line clicked through: the file's play cut at ``at``.
-    expected = analyser.analyse(replace(deal, play=deal.play[:at]), Options(postmortem=False, score=False)).to_json()
+    expected: dict[str, Any] = analyser.analyse(
+        replace(deal, play=deal.play[:at]), Options(postmortem=False, score=False)
+    ).to_json()
     assert answer["api"] == 1
     assert without_stats(answer["report"]) == without_stats(expected)
 
@@ -92,7 +94,7 @@ def random_positions(count: int) -> list[tuple[Deal, int]]:
 @pytest.mark.parametrize("index", range(4))
 def test_every_legal_card_is_valued_as_the_position_after_it(service: Service, analyser: Analyser, index: int) -> None:
     deal, at = random_positions(4)[index]
-    answer = service.position({"deal": deal_to_json(deal)})
+    answer: dict[str, Any] = service.position({"deal": deal_to_json(deal)})
     view = answer["view"]
     position = deal.position()
     mover = position.turn
@@ -111,7 +113,8 @@ def test_every_legal_card_is_valued_as_the_position_after_it(service: Service, a
 @pytest.mark.parametrize(("name", "at"), positions())
 def test_the_view_adds_up(service: Service, name: str, at: int) -> None:
     deal = load_deal(EXAMPLES / name)
-    view = service.position({"deal": example(name), "play": hand_play(deal)[:at]})["view"]
+    answer: dict[str, Any] = service.position({"deal": example(name), "play": hand_play(deal)[:at]})
+    view = answer["view"]
     position = deal.position(at)
     for seat in SEATS:
         groups = view["hands"][seat_name(seat)]
@@ -134,8 +137,10 @@ def test_the_view_adds_up(service: Service, name: str, at: int) -> None:
 @pytest.mark.parametrize("name", ["played.json", "played-out.json"])
 def test_the_review_is_the_library_post_mortem(service: Service, analyser: Analyser, name: str) -> None:
     deal = load_deal(EXAMPLES / name)
-    answer = service.review({"deal": example(name)})
-    expected = analyser.analyse(deal, Options(moves=False, feasibility=False, postmortem=True)).to_json()
+    answer: dict[str, Any] = service.review({"deal": example(name)})
+    expected: dict[str, Any] = analyser.analyse(
+        deal, Options(moves=False, feasibility=False, postmortem=True)
+    ).to_json()
     assert without_stats(answer["report"]) == without_stats(expected)
     assert len(answer["report"]["postmortem"]) == len(deal.play)
 
@@ -145,23 +150,30 @@ def test_the_exchange_is_the_library_exchange_table(service: Service, analyser: 
     assert file.declarer is not None and file.contract is not None and file.exchange is not None
     expected = analyser.analyse_exchange(file.dealt, declared=(file.declarer, file.contract, file.exchange))
     assert service.exchange({"deal": example("dealt.json")})["exchange"] == expected.to_json()
-    opened = service.exchange({"deal": example("dealt-open.json")})["exchange"]
+    answer: dict[str, Any] = service.exchange({"deal": example("dealt-open.json")})
+    opened = answer["exchange"]
     assert opened["declared"] is None and len(opened["exchange_table"]) == 24
 
 
 def test_a_random_deal_is_the_realistic_deal_of_its_seed(service: Service) -> None:
-    answer = service.random_deal({"seed": 42})
+    answer: dict[str, Any] = service.random_deal({"seed": 42})
     assert answer["seed"] == 42
     assert parse_deal(answer["deal"], "random") == deal_game(random.Random(42))
     assert service.random_deal({"seed": 42}) == answer
-    unseeded = service.random_deal({})
+    unseeded: dict[str, Any] = service.random_deal({})
     assert parse_deal(unseeded["deal"], "random") == deal_game(random.Random(unseeded["seed"]))
 
 
-def test_the_rules_of_a_request_apply(service: Service, analyser: Analyser) -> None:
-    deal = load_deal(EXAMPLES / "whole-deal.json")
-    answer = service.position({"deal": example("whole-deal.json"), "rules": {"win_thirds": 106}})
-    expected = analyser.analyse(deal, Options(rules=Rules(win_thirds=106), postmortem=False, score=False))
+def test_the_rules_of_a_request_apply(analyser: Analyser) -> None:
+    data = {**example("whole-deal.json"), "announcements": [{"by": "dealer", "what": "pagat", "when": "after"}]}
+    data["announcements"][0]["kontra"] = True
+    with pytest.raises(RequestError, match=r"^deal: announcements\[0\]\.kontra: Kontra is off"):
+        Service(tt_mb=TT_MB).position({"deal": data})
+    answer: dict[str, Any] = Service(tt_mb=TT_MB).position({"deal": data, "rules": {"kontra": True}})
+    # The server's rules are the default of a request's.
+    assert Service(tt_mb=TT_MB, rules=Rules(kontra=True)).position({"deal": data})["view"] == answer["view"]
+    deal = parse_deal(data, "deal", rules=Rules(kontra=True))
+    expected = analyser.analyse(deal, Options(rules=Rules(kontra=True), postmortem=False, score=False))
     assert without_stats(answer["report"]) == without_stats(expected.to_json())
 
 

@@ -55,7 +55,7 @@ def post(url: str, path: str, data: object) -> tuple[int, dict[str, Any]]:
 def test_the_api_answers_what_the_service_answers(url: str) -> None:
     status, answer = post(url, "api/v1/position", {"deal": example("played.json"), "play": ["DK", "D2"]})
     assert status == 200
-    expected = Service(tt_mb=16).position({"deal": example("played.json"), "play": ["DK", "D2"]})
+    expected: dict[str, Any] = Service(tt_mb=16).position({"deal": example("played.json"), "play": ["DK", "D2"]})
     assert answer["view"] == expected["view"]
     assert {k: v for k, v in answer["report"].items() if k != "stats"} == {
         k: v for k, v in expected["report"].items() if k != "stats"

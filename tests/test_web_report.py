@@ -55,7 +55,8 @@ def test_the_report_holds_every_position_of_the_play(played_page: str) -> None:
     for at, answer in enumerate(data["positions"]):
         assert without_stats(answer) == without_stats(position_answer(analyser, deal, at))
         assert answer["report"]["at"] == at
-    assert data["review"]["report"]["postmortem"] == review_answer(analyser, deal)["report"]["postmortem"]
+    review: dict[str, Any] = review_answer(analyser, deal)
+    assert data["review"]["report"]["postmortem"] == review["report"]["postmortem"]
     assert data["exchange"] is None and data["name"].endswith("played.json")
 
 

@@ -25,7 +25,7 @@ SCRIPT_TAG: Final = '<script src="static/app.js"></script>'
 
 def static_text(name: str) -> str:
     """A file of the page, as shipped in the package."""
-    return resources.files("kosolve.web").joinpath("static", name).read_text(encoding="utf-8")
+    return resources.files("kosolve.web").joinpath("static").joinpath(name).read_text(encoding="utf-8")
 
 
 def report_data(
