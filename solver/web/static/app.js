@@ -62,8 +62,9 @@
   function cardView(name, extra) {
     const tarock = isTarock(name);
     const red = !tarock && (name[0] === "H" || name[0] === "D");
-    const classes = ["card", tarock ? "tarock" : "", red ? "red" : "", (extra && extra.cls) || ""].join(" ");
+    let classes = ["card", tarock ? "tarock" : "", red ? "red" : "", (extra && extra.cls) || ""].join(" ");
     const rank = tarock ? name : name.slice(1);
+    if (rank.length > 3) classes += " long";
     const pip = tarock ? (name === "Sk" ? "Sküs" : "tarock") : SYMBOLS[name[0]];
     const node = el("div", { class: classes, "data-card": name, title: name }, el("span", { class: "rank" }, rank),
       el("span", { class: "pip" }, pip));
@@ -276,7 +277,9 @@
     $("side").hidden = false;
     const moves = new Map(view.moves.map((m) => [m.card, m]));
     const trick = view.over ? "the hand is over" : `trick ${view.trick}, the ${view.to_move} to ${view.table ? "play" : "lead"}`;
-    fill($("status"), `${view.contract}, declarer the ${view.declarer}; ${trick}`);
+    const result = report.result ? `, ${report.result}` : "";
+    fill($("status"), `${view.contract}, declarer the ${view.declarer}; ${trick} · the declarer's value `,
+      el("span", { class: "status-value" }, `${points(report.value.thirds)}${result}`));
     for (const seat of SEATS) drawSeat(seat, view, moves);
     drawTable(view);
     $("start").disabled = state.cursor === 0;
@@ -408,6 +411,15 @@
         SEATS.map((seat) => `${seat} ${settlement.totals[seat] > 0 ? "+" : ""}${settlement.totals[seat]}`).join(", ")));
   }
 
+  // When an announcement stopped being makeable, as the text report says it.
+  function goalFate(goal) {
+    if (goal.lost_at) {
+      return `lost with card ${goal.lost_at.play_index + 1}, the ${goal.lost_at.player}'s ${goal.lost_at.card}`;
+    }
+    if (goal.makeable_at_start === null) return "unknown (it depends on the declarer's 16 cards at trick 1)";
+    return goal.makeable_at_start ? "makeable to the end" : "never makeable";
+  }
+
   function drawTimeline() {
     const box = $("timeline");
     if (!state.filePlay.length) {
@@ -446,8 +458,10 @@
       tricks[tricks.length - 1].steps.push(step);
     });
     const summary = review
-      ? el("div", {}, `points given away: ${SEATS.map((s) => `${s} ${points(review.postmortem_summary.loss[s])}`).join(", ")}`)
-      : el("div", {}, state.review === null ? "reviewing the play…" : "");
+      ? [el("div", {}, `points given away: ${SEATS.map((s) => `${s} ${points(review.postmortem_summary.loss[s])}`).join(", ")}`),
+        review.postmortem_summary.goals.map((goal) => el("div", { class: "goal", "data-goal": goal.what, "data-by": goal.by },
+          `${goal.what.replaceAll("_", " ")} by the ${goal.by}: ${goalFate(goal)}`))]
+      : el("div", {}, "reviewing the play…");
     fill(box, el("div", { class: "panel" }, el("h2", {}, "The file's play"), summary,
       el("div", { class: "tricks" }, steps,
         tricks.map((t) => el("div", { class: "ttrick" }, el("div", { class: "n" }, `trick ${t.number}`), t.steps)))));
