@@ -229,3 +229,13 @@ def test_a_bad_body_is_one_line(body: bytes, message: str | None) -> None:
 def test_an_empty_body_is_an_empty_request(service: Service) -> None:
     assert read_request(b"") == {}
     assert service.random_deal(read_request(b""))["api"] == 1
+
+
+def test_docs_describe_every_key_of_the_view(service: Service) -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text(encoding="utf-8")
+    answer: dict[str, Any] = service.position({"deal": example("played.json"), "play": ["DK", "D2", "S10"]})
+    assert set(answer) == {"api", "report", "view"}
+    for key in answer["view"]:
+        assert f"`view.{key}" in text, key
+    for endpoint in ("position", "review", "exchange", "random", "files"):
+        assert f"/api/v1/{endpoint}`" in text
