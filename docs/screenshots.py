@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import ViewportSize, sync_playwright
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import load_viewed
@@ -29,8 +29,8 @@ from kosolve.web.report import render_html, report_data
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 EXAMPLES = ("examples/played.json", "examples/played-out.json", "examples/dealt.json")
-LAPTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def shown(page: Any, line: str) -> None:

@@ -6,6 +6,9 @@ the extra ``kosolve[web]``."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -101,3 +104,35 @@ def test_a_bad_request_gets_a_one_line_reason(
     assert (got, kind) == (status, "application/json")
     error = json.loads(text)["error"]
     assert error.startswith(message) and "\n" not in error
+
+
+def test_kosolve_serve_prints_its_url_and_serves_the_files() -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "kosolve.cli",
+        "serve",
+        "--no-browser",
+        "--tt-mb",
+        "4",
+        str(EXAMPLES / "ending.json"),
+    ]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        for _ in range(100):
+            try:
+                listed = json.loads(call(url, "api/v1/files")[2])
+                break
+            except urllib.error.URLError:
+                time.sleep(0.05)
+        else:
+            pytest.fail(f"kosolve serve does not answer at {url}")
+        assert [Path(f["name"]).name for f in listed["files"]] == ["ending.json"]
+        status, answer = post(url, "api/v1/position", {"deal": listed["files"][0]["deal"]})
+        assert status == 200 and answer["report"]["value"]["thirds"] == 111
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -264,7 +264,8 @@
   }
 
   function bestLine() {
-    if (!state.answer || !state.answer.report.line.length) return;
+    // A report holds the file's play only, not the positions of other lines.
+    if (REPORT || !state.answer || !state.answer.report.line.length) return;
     state.line = state.line.slice(0, state.cursor).concat(state.answer.report.line);
     go(state.line.length);
   }
@@ -491,8 +492,9 @@
     fill(box, el("div", { class: "panel" },
       el("h2", {}, "Before play: the exchange table and par"),
       el("div", { id: "par", "data-game-points": par.game_points }, `Par: ${parText}`),
-      declared ? el("div", {}, `Declared: the ${declared.declarer} in ${declared.contract}, ${points(declared.thirds)} points,`
-        + ` ${declared.result}; the exchange costs ${declared.exchange_cost}, the bid ${declared.bid_cost} game points`) : null,
+      declared ? el("div", { id: "declared" }, `Declared: the ${declared.declarer} in ${declared.contract},`
+        + ` ${points(declared.thirds)} points, ${declared.result}; his exchange costs ${declared.exchange_cost} game points`
+        + ` against the best of ${declared.contract}, his bid ${declared.bid_cost} against par`) : null,
       el("table", { id: "exchange-table" },
         el("tr", {}, ["declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of"].map((h) => el("th", {}, h))),
         rows)));
