@@ -11,7 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +136,15 @@ def test_kosolve_serve_prints_its_url_and_serves_the_files() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+class _Failing(Service):
+    def position(self, request: Mapping[str, object]) -> dict[str, object]:
+        raise RuntimeError("the table\nbroke")
+
+
+def test_an_internal_failure_is_one_line_too() -> None:
+    with serving(_Failing(tt_mb=4)) as address:
+        status, kind, body = call(address, "api/v1/position", b"{}")
+    assert (status, kind) == (500, "application/json")
+    assert json.loads(body)["error"] == "internal error: RuntimeError: the table broke"
