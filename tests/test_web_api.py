@@ -212,18 +212,20 @@ def test_a_bad_request_is_one_line(service: Service, method: str, request_: dict
         (b"{", "request: line 1, column 2: broken JSON"),
         (b"\xff", "request: not UTF-8 text"),
         (b"[1]", "request: expected a JSON object, got an array"),
-        (b'{"deal": 1, "deal": 2}', None),
+        (b'{"deal": 1, "deal": 2}', "request: deal: key given twice"),
         (b" " * (MAX_REQUEST_BYTES + 1), "request: more than 1 MB, too large"),
     ],
 )
-def test_a_bad_body_is_one_line(body: bytes, message: str | None) -> None:
-    if message is None:
-        # Read as a deal file is: a key given twice is remembered for the deal's parser.
-        assert read_request(body) == {"deal": 2}
-        return
+def test_a_bad_body_is_one_line(body: bytes, message: str) -> None:
     with pytest.raises(RequestError) as raised:
         read_request(body)
     assert str(raised.value).startswith(message)
+
+
+def test_a_key_given_twice_in_the_deal_is_named_by_the_deal_parser(service: Service) -> None:
+    body = b'{"deal": {"version": 1, "version": 1}}'
+    with pytest.raises(RequestError, match=r"^deal: version: key given twice$"):
+        service.position(read_request(body))
 
 
 def test_an_empty_body_is_an_empty_request(service: Service) -> None:

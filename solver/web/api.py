@@ -68,7 +68,7 @@ def _error(field: str, message: str) -> RequestError:
 
 def read_request(body: bytes) -> Mapping[str, object]:
     """The JSON object of a request body, read as a deal file is read
-    (UTF-8, the number and nesting limits, keys given twice remembered).
+    (UTF-8, the number and nesting limits, no key given twice).
 
     >>> read_request(b'{"deal": 1}')
     {'deal': 1}
@@ -87,6 +87,11 @@ def read_request(body: bytes) -> Mapping[str, object]:
         raise RequestError(str(error)) from None
     if not isinstance(data, Mapping):
         raise _error("", f"expected a JSON object, got {describe(data)}")
+    # The reader names a key given twice (a dict keeps the last value only),
+    # as a deal file's parser refuses it.
+    twice = getattr(data, "twice", None)
+    if twice is not None:
+        raise _error(str(twice), "key given twice")
     return data
 
 
