@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,12 @@ def test_serve_and_report_are_in_the_help() -> None:
     assert "serve [OPTIONS] [DEAL.json...]" in result.output
     assert "offline" in run("report", "--help").output
     assert "--no-browser" in run("serve", "--help").output
+
+
+def test_serve_without_the_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    # None in sys.modules makes the import fail, as without Starlette.
+    monkeypatch.setitem(sys.modules, "kosolve.web.app", None)
+    result = run("serve", "--no-browser", str(EXAMPLES / "ending.json"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith('Error: kosolve serve needs the web extra (pip install "kosolve[web]")')
+    assert len(result.stderr.splitlines()) == 1
