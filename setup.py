@@ -79,12 +79,16 @@ extensions = [
     Extension(f"kosolve.engine.{name}", [f"solver/engine/{name}.pyx"], extra_compile_args=compile_args)
     for name in ("_table", "_search", "_score")
 ]
-SUBPACKAGES = ("model", "engine", "analysis", "render", "tools")
+SUBPACKAGES = ("model", "engine", "analysis", "render", "tools", "web")
 
 setup(
     package_dir={"kosolve": "solver", "kosolve.cli": "cli"},
     packages=["kosolve", *(f"kosolve.{name}" for name in SUBPACKAGES), "kosolve.cli"],
-    package_data={"kosolve": ["py.typed"], "kosolve.engine": ["*.pxd", "*.pyx", "*.pyi"]},
+    package_data={
+        "kosolve": ["py.typed"],
+        "kosolve.engine": ["*.pxd", "*.pyx", "*.pyi"],
+        "kosolve.web": ["static/*.html", "static/*.css", "static/*.js"],
+    },
     ext_modules=cythonize(
         extensions,
         include_path=[cython_include_dir()],

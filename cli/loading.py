@@ -24,7 +24,7 @@ from typing import IO, Final
 
 from kosolve.analysis.report import Options, OptionsError, check
 from kosolve.cli.errors import InputError
-from kosolve.model.deal import Deal, DealError, load_deal, read_deal, read_json
+from kosolve.model.deal import DEALT_KEY, Deal, DealError, load_deal, load_json, parse_deal, read_deal, read_json
 from kosolve.model.dealt_file import DealtFile, load_dealt_file, parse_dealt_file
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
@@ -85,4 +85,26 @@ def load_dealt(file: str, rules: Rules) -> tuple[str, DealtFile]:
         raise DealFileError(str(error)) from None
 
 
-__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals", "load_dealt"]
+def load_viewed(file: str, rules: Rules) -> tuple[str, object, Deal | None, DealtFile | None]:
+    """What the web view reads of ``file`` (``-`` too): its name, its JSON
+    object, its play position (None for a deal as dealt without a bid) and
+    its deal as dealt (None for a play file), checked by ``rules``."""
+    name = STDIN_NAME if file == STDIN else file
+    try:
+        data = read_json(_stdin(), STDIN_NAME) if file == STDIN else load_json(file)
+        if isinstance(data, dict) and DEALT_KEY in data:
+            dealt = parse_dealt_file(data, name, rules=rules)
+            bid = dealt.contract is not None and dealt.declarer is not None and dealt.exchange is not None
+            deal = dealt.play_deal() if bid else None
+        else:
+            dealt, deal = None, parse_deal(data, name, rules=rules)
+        if deal is not None:
+            check(deal, Options(rules=rules))
+    except DealError as error:
+        raise DealFileError(str(error)) from None
+    except OptionsError as error:
+        raise DealFileError(f"{source_name(name)}: {error}") from None
+    return name, data, deal, dealt
+
+
+__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals", "load_dealt", "load_viewed"]

@@ -18,6 +18,8 @@ from kosolve import __version__
 from kosolve.cli.bench import bench_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
 from kosolve.cli.exchange import exchange_command
+from kosolve.cli.report import report_command
+from kosolve.cli.serve import serve_command
 from kosolve.cli.solve import solve_command
 
 DEFAULT_COMMAND: Final = "solve"
@@ -52,6 +54,8 @@ class DefaultCommandGroup(click.Group):
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")
         formatter.write_usage(ctx.command_path, "exchange [OPTIONS] DEALT.json", prefix="       ")
+        formatter.write_usage(ctx.command_path, "report [OPTIONS] DEAL.json -o FILE.html", prefix="       ")
+        formatter.write_usage(ctx.command_path, "serve [OPTIONS] [DEAL.json...]", prefix="       ")
         formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
 
 
@@ -98,6 +102,8 @@ def cli() -> None:
       kosolve examples/dealt.json
       kosolve --at 6 --json examples/played.json
       kosolve solve -q examples/ending.json examples/played.json
+      kosolve report examples/played.json -o played.html
+      kosolve serve examples/played.json
       kosolve bench --deals 20
 
     Solving is the default command; see 'kosolve solve -h' for its options.
@@ -106,6 +112,8 @@ def cli() -> None:
 
 cli.add_command(solve_command)
 cli.add_command(exchange_command)
+cli.add_command(report_command)
+cli.add_command(serve_command)
 cli.add_command(bench_command)
 
 

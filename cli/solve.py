@@ -149,7 +149,7 @@ def solve_command(
         for job in jobs:
             run(job)
     if write_position is not None and ending is not None:
-        _write_atomically(write_position, json.dumps(deal_to_json(ending), indent=2) + "\n")
+        write_atomically(write_position, json.dumps(deal_to_json(ending), indent=2) + "\n")
         if ending.piles is None:
             click.echo(
                 f"note: {write_position}: the deal has no piles, so the tricks taken so far are not in it", err=True
@@ -173,7 +173,7 @@ def _ending_to_write(jobs: Sequence[_Job], at: int | None, path: str) -> Deal:
         raise DealFileError(f"{job.file}: --write-position: {error}") from None
 
 
-def _write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all: into a temporary file
     beside it, renamed over it once complete."""
     try:

@@ -26,6 +26,8 @@ MODULES = [
     "kosolve.tools.dealing",
     "kosolve.tools.reference",
     "kosolve.tools.bench",
+    "kosolve.web.api",
+    "kosolve.web.report",
     "kosolve.cli.main",
     "kosolve.cli.options",
 ]

@@ -96,7 +96,10 @@ def _columns(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
 
 
 @dataclass(frozen=True)
-class _Trick:
+class Trick:
+    """A trick of a line of play, as a player reads it (the text report and
+    the web view draw the same tricks)."""
+
     number: int
     leader: Seat
     cards: tuple[Card, ...]
@@ -105,7 +108,7 @@ class _Trick:
     winner: Seat | None
 
 
-def _tricks(position: Position, cards: Sequence[Card], first_trick: int) -> list[_Trick]:
+def group_tricks(position: Position, cards: Sequence[Card], first_trick: int) -> list[Trick]:
     """``cards`` played on from ``position``, grouped into tricks."""
     position = position.copy()
     tricks = []
@@ -119,13 +122,13 @@ def _tricks(position: Position, cards: Sequence[Card], first_trick: int) -> list
         current.append(card)
         if not position.trick:
             number = first_trick + sum(position.tricks_won) - 1
-            tricks.append(_Trick(number, leader, tuple(current), on_table, position.leader))
+            tricks.append(Trick(number, leader, tuple(current), on_table, position.leader))
     if position.trick and current:
-        tricks.append(_Trick(first_trick + sum(position.tricks_won), position.leader, tuple(current), on_table, None))
+        tricks.append(Trick(first_trick + sum(position.tricks_won), position.leader, tuple(current), on_table, None))
     return tricks
 
 
-def _trick_lines(tricks: Sequence[_Trick], style: Style) -> list[str]:
+def _trick_lines(tricks: Sequence[Trick], style: Style) -> list[str]:
     rows = []
     for trick in tricks:
         row = [f"trick {trick.number}"]
@@ -241,7 +244,7 @@ def _net_lines(net: NetScore, position: Position, first_trick: int, style: Style
             f" points; played for the score, the defender holds him to {net.score:+d}"
         )
     if net.line:
-        lines += ["Line played for the score:", *_trick_lines(_tricks(position, net.line, first_trick), style)]
+        lines += ["Line played for the score:", *_trick_lines(group_tricks(position, net.line, first_trick), style)]
     return lines
 
 
@@ -311,7 +314,7 @@ def render_report(file: str, report: Report, style: Style) -> str:
     if played:
         cards = "1 card" if len(played) == 1 else f"{len(played)} cards"
         lines += ["", f"Played, {cards}:"]
-        lines += _trick_lines(_tricks(deal.position(0), played, deal.first_trick), style)
+        lines += _trick_lines(group_tricks(deal.position(0), played, deal.first_trick), style)
         if not over:
             so_far = position.declarer_thirds()
             lines.append(f"  the declarer has {style.points(so_far)} points ({so_far} thirds) so far")
@@ -326,7 +329,7 @@ def render_report(file: str, report: Report, style: Style) -> str:
         lines += [f"  the declarer's points after each card of the {seat_name(solution.to_move)}, to move:"]
         lines += _move_lines(solution, solution.to_move, style)
     if solution.line:
-        lines += ["Optimal line:", *_trick_lines(_tricks(position, solution.line, deal.first_trick), style)]
+        lines += ["Optimal line:", *_trick_lines(group_tricks(position, solution.line, deal.first_trick), style)]
         lines += _line_bonus_lines(report.line_bonuses)
     if net is not None:
         lines += _net_lines(net, position, deal.first_trick, style)

@@ -1,0 +1,69 @@
+"""``kosolve report``: one self-contained HTML file of a deal file's play,
+every value precomputed through the library's orchestration
+(:func:`kosolve.web.report.report_data`); it needs no web framework."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from kosolve.analysis.report import Analyser
+from kosolve.cli.loading import STDIN, load_viewed
+from kosolve.cli.options import quiet_option, rules_options, tt_mb_option
+from kosolve.cli.solve import write_atomically
+from kosolve.model.game import Rules
+from kosolve.web.report import render_html, report_data
+
+
+@click.command("report", short_help="Write a self-contained HTML report of a deal file's play.")
+@click.argument("file", metavar="DEAL.json", type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE.html",
+    default=STDIN,
+    show_default=True,
+    type=click.Path(dir_okay=False, allow_dash=True, writable=True),
+    help="Where to write the report (- for the standard output).",
+)
+@tt_mb_option
+@quiet_option("No progress bar.")
+@rules_options
+def report_command(file: str, output: str, tt_mb: float, quiet: bool, rules: Rules) -> None:
+    """Write one HTML file with the web view of DEAL.json's play, to open in
+    any browser from the file system, offline, and to send to a partner:
+    the hands and the table after every card of the play, every legal
+    card's value and what it costs, the timeline of the play with the
+    mistakes and when each announcement was lost, what each player can
+    still force, the settlement, and for a deal as dealt the exchange table
+    and par.  Step through it with the buttons or the arrow keys; to try
+    other cards, serve the file instead (kosolve serve DEAL.json).
+
+    \b
+    Examples:
+      kosolve report examples/played.json -o played.html
+      kosolve report examples/dealt.json -o dealt.html
+    """
+    name, _, deal, dealt = load_viewed(file, rules)
+    if output != STDIN and file != STDIN and click.format_filename(output) == click.format_filename(file):
+        raise click.UsageError(f"--output {output} would replace the deal file it reads")
+    try:
+        analyser = Analyser(tt_mb)
+    except (MemoryError, ValueError) as error:
+        raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
+    if quiet:
+        data = report_data(analyser, name, deal, dealt, rules)
+    else:
+        with click.progressbar(length=1, label="report", file=sys.stderr) as bar:
+
+            def progress(done: int, total: int) -> None:
+                bar.length = total
+                bar.update(done - bar.pos)
+
+            data = report_data(analyser, name, deal, dealt, rules, progress)
+    page = render_html(data)
+    if output == STDIN:
+        click.echo(page, nl=False)
+    else:
+        write_atomically(output, page)

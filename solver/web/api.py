@@ -1,0 +1,330 @@
+"""The JSON API of the web view (docs/web.md), without a web framework: each
+request is a parsed JSON body, each answer a JSON object, and every answer
+comes from the library's orchestration (:class:`~kosolve.analysis.report.Analyser`);
+this module reads requests and lays out what the page draws, and searches
+nothing itself.  A bad request raises :class:`RequestError`, one line.
+
+>>> service = Service(tt_mb=16)
+>>> deal = {"version": 1, "contract": "solo", "declarer": "forehand",
+...         "hands": {"forehand": ["HK", "H4"], "dealer": ["HQ", "I"]}}
+>>> answer = service.position({"deal": deal})
+>>> answer["report"]["value"], [(m["card"], m["loss"]) for m in answer["view"]["moves"]]
+({'thirds': 23, 'points': 8}, [('HK', 0), ('H4', 23)])
+>>> service.position({"deal": deal, "play": ["HK", "I"]})
+Traceback (most recent call last):
+...
+kosolve.web.api.RequestError: deal: play[1]: trick 15: I is illegal on HK: the dealer must follow suit
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from typing import Final, TypeVar
+
+from kosolve.analysis.report import Analyser, Options, OptionsError, Report
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.model.cards import (
+    DISPLAY_ORDER,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    card_name,
+    hand_cards,
+    hand_names,
+    mask_of,
+    thirds_of,
+)
+from kosolve.model.deal import DEALT_KEY, Deal, DealError, parse_deal, read_json
+from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
+from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, seat_name
+from kosolve.model.quoting import describe
+from kosolve.render.text import group_tricks
+from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
+
+API_VERSION: Final = 1
+"""The version of the API (docs/web.md): in every path (``/api/v1/...``)
+and every answer (``"api": 1``)."""
+MAX_REQUEST_BYTES: Final = 1 << 20
+"""The largest request body read: a deal file is a few KB."""
+DEAL_SOURCE: Final = "deal"
+"""How a message names the deal of a request: ``deal: play[3]: ...``."""
+MAX_SEED: Final = 2**63
+"""Seeds of random deals are below this."""
+
+T = TypeVar("T")
+
+
+class RequestError(ValueError):
+    """A request the API cannot answer; the message is one line naming the
+    field.  The web application answers it with status 400."""
+
+
+def _error(field: str, message: str) -> RequestError:
+    return RequestError(f"request: {field}: {message}" if field else f"request: {message}")
+
+
+def read_request(body: bytes) -> Mapping[str, object]:
+    """The JSON object of a request body, read as a deal file is read
+    (UTF-8, the number and nesting limits, no key given twice).
+
+    >>> read_request(b'{"deal": 1}')
+    {'deal': 1}
+    >>> read_request(b'[]')
+    Traceback (most recent call last):
+    ...
+    kosolve.web.api.RequestError: request: expected a JSON object, got an array
+    """
+    if len(body) > MAX_REQUEST_BYTES:
+        raise _error("", f"more than {MAX_REQUEST_BYTES >> 20} MB, too large")
+    if not body.strip():
+        return {}
+    try:
+        data = read_json(io.BytesIO(body), "request")
+    except DealError as error:
+        raise RequestError(str(error)) from None
+    if not isinstance(data, Mapping):
+        raise _error("", f"expected a JSON object, got {describe(data)}")
+    # The reader names a key given twice (a dict keeps the last value only),
+    # as a deal file's parser refuses it.
+    twice = getattr(data, "twice", None)
+    if twice is not None:
+        raise _error(str(twice), "key given twice")
+    return data
+
+
+def _keys(request: Mapping[str, object], allowed: tuple[str, ...]) -> None:
+    for key in request:
+        if key not in allowed:
+            expected = ", ".join(allowed)
+            raise _error(str(key), f"unknown key (expected {expected})")
+
+
+def _typed(request: Mapping[str, object], key: str, kind: type[T], what: str, default: T, prefix: str = "") -> T:
+    value = request.get(key, default)
+    # bool is an int to Python, never to a JSON reader.
+    if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise _error(prefix + key, f"expected {what}, got {describe(value)}")
+    return value
+
+
+def _rules(request: Mapping[str, object], base: Rules) -> Rules:
+    """The rule options of a request, each defaulting to ``base`` (the
+    server's)."""
+    given = request.get("rules", {})
+    if not isinstance(given, Mapping):
+        raise _error("rules", f"expected an object, got {describe(given)}")
+    names = tuple(field.name for field in fields(Rules))
+    _keys({f"rules.{key}": value for key, value in given.items()}, tuple(f"rules.{name}" for name in names))
+    values: dict[str, object] = {}
+    for name in names:
+        default = getattr(base, name)
+        kind: type = type(default)
+        what = "a boolean" if kind is bool else "an integer" if kind is int else "a string"
+        values[name] = _typed(given, name, kind, what, default, "rules.")
+    try:
+        return Rules(**values)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise _error("rules", str(error)) from None
+
+
+def _deal_object(request: Mapping[str, object]) -> Mapping[str, object]:
+    if "deal" not in request:
+        raise _error("deal", "required key missing (a deal file's JSON object)")
+    deal = request["deal"]
+    if not isinstance(deal, Mapping):
+        raise _error("deal", f"expected a deal file's JSON object, got {describe(deal)}")
+    return deal
+
+
+def _deal(data: Mapping[str, object], rules: Rules) -> Deal:
+    try:
+        return parse_deal(data, DEAL_SOURCE, rules=rules)
+    except DealError as error:
+        raise RequestError(str(error)) from None
+
+
+def view_of(report: Report) -> dict[str, object]:
+    """What the page draws of ``report``'s position besides the report: the
+    hands by suit in the order a player reads them (tarocks first, in rank
+    order), the card on the table, the tricks played, what each seat has
+    counted, and every legal card with its value and what it costs against
+    the best."""
+    deal, solution = report.deal, report.solution
+    position = report.position
+    played = deal.play[: report.at]
+    tricks = group_tricks(deal.position(0), played, deal.first_trick)
+    over = position.is_over()
+    values = {move.card: move.thirds for move in solution.moves}
+    return {
+        "contract": deal.contract,
+        "declarer": seat_name(deal.declarer),
+        "to_move": None if over else seat_name(position.turn),
+        "over": over,
+        "trick": None if over else deal.first_trick + sum(position.tricks_won),
+        "first_trick": deal.first_trick,
+        "piles_known": deal.piles is not None,
+        "play": [card_name(card) for card in played],
+        "hands": {
+            seat_name(seat): [
+                {"suit": SUIT_NAMES[suit], "cards": hand_names(position.hands[seat] & SUIT_MASKS[suit])}
+                for suit in DISPLAY_ORDER
+            ]
+            for seat in SEATS
+        },
+        "table": None if not position.trick else {"by": seat_name(position.leader), "card": card_name(position.led)},
+        "tricks": [
+            {
+                "number": trick.number,
+                "leader": seat_name(trick.leader),
+                "cards": [card_name(card) for card in trick.cards],
+                "winner": None if trick.winner is None else seat_name(trick.winner),
+            }
+            for trick in tricks
+            if trick.winner is not None
+        ],
+        "counted": {
+            seat_name(seat): {
+                "thirds": (thirds_of(deal.piles[seat]) if deal.piles is not None else 0) + position.trick_thirds[seat],
+                "tricks": position.tricks_won[seat],
+            }
+            for seat in SEATS
+        },
+        "moves": [
+            {"card": card_name(card), "thirds": values[card], "loss": abs(solution.thirds - values[card])}
+            for card in hand_cards(mask_of(values))
+        ],
+    }
+
+
+def position_answer(
+    analyser: Analyser, deal: Deal, at: int | None = None, rules: Rules = DEFAULT_RULES, score: bool = False
+) -> dict[str, object]:
+    """The answer for the position after the first ``at`` cards of
+    ``deal``'s play (all of it by default): the report (every legal card's
+    value, an optimal line, the announcement table, the settlement when the
+    hand is over) and its view (:func:`view_of`)."""
+    options = Options(rules=rules, at=at, moves=True, feasibility=True, postmortem=False, score=score)
+    try:
+        report = analyser.analyse(deal, options)
+    except (OptionsError, IllegalMoveError) as error:
+        raise RequestError(f"{DEAL_SOURCE}: {error}") from None
+    return {"api": API_VERSION, "report": report.to_json(), "view": view_of(report)}
+
+
+def review_answer(analyser: Analyser, deal: Deal, rules: Rules = DEFAULT_RULES) -> dict[str, object]:
+    """The review of ``deal``'s whole play: every card's value before and
+    after it and its loss, the mistakes, when each announcement was no
+    longer makeable (judged by the net score when the library's default
+    says so), and the settlement of a hand played out."""
+    options = Options(rules=rules, moves=False, feasibility=False, postmortem=True)
+    try:
+        report = analyser.analyse(deal, options)
+    except OptionsError as error:
+        raise RequestError(f"{DEAL_SOURCE}: {error}") from None
+    return {"api": API_VERSION, "report": report.to_json()}
+
+
+def exchange_answer(
+    analyser: Analyser,
+    file: DealtFile,
+    rules: Rules = DEFAULT_RULES,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, object]:
+    """The exchange table and par of a deal as dealt, and the file's own
+    bid and exchange valued when it names them."""
+    declared = None
+    if file.contract is not None and file.declarer is not None and file.exchange is not None:
+        declared = (file.declarer, file.contract, file.exchange)
+    report = analyser.analyse_exchange(file.dealt, rules, declared, progress)
+    return {"api": API_VERSION, "exchange": report.to_json()}
+
+
+def random_dealt(seed: int, rules: Rules = DEFAULT_RULES) -> DealtFile:
+    """A realistic deal as dealt from ``seed``, bid and exchanged by the
+    rules of thumb of :mod:`kosolve.tools.dealing`: the deal
+    :func:`~kosolve.tools.dealing.deal_game` plays from the same seed.
+
+    >>> from kosolve.tools.dealing import deal_game
+    >>> random_dealt(7).play_deal() == deal_game(random.Random(7))
+    True
+    """
+    rng = random.Random(seed)
+    dealt = deal_as_dealt(rng, rules.discard)
+    declarer, contract = choose_contract(dealt)
+    exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
+    return DealtFile(dealt, contract, declarer, exchange, discard=rules.discard)
+
+
+class Service:
+    """The API's answers from one :class:`Analyser`, whose tables stay warm
+    between requests; one request at a time searches (the web server may
+    call from several threads, a solver is not shared)."""
+
+    def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, rules: Rules = DEFAULT_RULES) -> None:
+        self.analyser = Analyser(tt_mb)
+        self.rules = rules
+        self._lock = threading.Lock()
+
+    def position(self, request: Mapping[str, object]) -> dict[str, object]:
+        """``POST /api/v1/position``: ``deal``, and optionally ``play`` (the
+        cards played, in place of the file's), ``score`` and ``rules``."""
+        _keys(request, ("deal", "play", "score", "rules"))
+        rules = _rules(request, self.rules)
+        data = _deal_object(request)
+        if "play" in request:
+            data = {**data, "play": request["play"]}
+        score = _typed(request, "score", bool, "a boolean", False)
+        deal = _deal(data, rules)
+        with self._lock:
+            return position_answer(self.analyser, deal, rules=rules, score=score)
+
+    def review(self, request: Mapping[str, object]) -> dict[str, object]:
+        """``POST /api/v1/review``: the file's play reviewed card by card."""
+        _keys(request, ("deal", "rules"))
+        rules = _rules(request, self.rules)
+        deal = _deal(_deal_object(request), rules)
+        with self._lock:
+            return review_answer(self.analyser, deal, rules)
+
+    def exchange(self, request: Mapping[str, object]) -> dict[str, object]:
+        """``POST /api/v1/exchange``: the exchange table and par of a deal as dealt."""
+        _keys(request, ("deal", "rules"))
+        rules = _rules(request, self.rules)
+        data = _deal_object(request)
+        if DEALT_KEY not in data:
+            raise RequestError(f"{DEAL_SOURCE}: not a deal as dealt (no key '{DEALT_KEY}'), so it has no exchange")
+        try:
+            file = parse_dealt_file(data, DEAL_SOURCE, rules=rules)
+        except DealError as error:
+            raise RequestError(str(error)) from None
+        with self._lock:
+            return exchange_answer(self.analyser, file, rules)
+
+    def random_deal(self, request: Mapping[str, object]) -> dict[str, object]:
+        """``POST /api/v1/random``: a realistic deal as dealt, from ``seed``
+        (a random one when not given; the answer names it)."""
+        _keys(request, ("seed", "rules"))
+        rules = _rules(request, self.rules)
+        seed = request.get("seed")
+        if seed is None:
+            seed = random.randrange(MAX_SEED)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+            raise _error("seed", f"expected an integer from 0 to 2**63 - 1, got {describe(seed)}")
+        return {"api": API_VERSION, "seed": seed, "deal": dealt_to_json(random_dealt(seed, rules))}
+
+
+__all__ = [
+    "API_VERSION",
+    "MAX_REQUEST_BYTES",
+    "RequestError",
+    "Service",
+    "exchange_answer",
+    "position_answer",
+    "random_dealt",
+    "read_request",
+    "review_answer",
+    "view_of",
+]

@@ -1,0 +1,561 @@
+// The kosolve page: draws what the API answers (docs/web.md) and computes
+// no value itself.  Served by `kosolve serve`, it asks the API for each
+// position; inlined by `kosolve report`, it reads the answers precomputed
+// into the page (the element #kosolve-data) and needs no server.
+"use strict";
+(function () {
+  const API = "api/v1/";
+  const embedded = document.getElementById("kosolve-data");
+  const REPORT = embedded ? JSON.parse(embedded.textContent) : null;
+  const SEATS = ["forehand", "dealer"];
+  const SYMBOLS = { H: "♥", D: "♦", S: "♠", C: "♣" };
+  const SMALL_LOSS = 6; // thirds: up to 2 points is a small loss
+
+  const state = {
+    name: "",
+    deal: null, // the deal file's JSON object (live mode)
+    filePlay: [], // the file's play, canonical names
+    line: [], // the cards of the line shown, the file's play or the user's
+    cursor: 0, // how many cards of the line are played
+    answer: null, // the position answer shown
+    review: null,
+    exchange: null,
+    cache: new Map(),
+    token: 0, // the latest position asked for
+    dealId: 0, // the latest deal loaded
+  };
+
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  // Thirds as exact points: 109 -> "36⅓", as the text report writes them.
+  function points(thirds) {
+    const sign = thirds < 0 ? "−" : "";
+    const whole = Math.floor(Math.abs(thirds) / 3);
+    const rest = Math.abs(thirds) % 3;
+    if (!rest) return sign + whole;
+    return sign + (whole || "") + (rest === 1 ? "⅓" : "⅔");
+  }
+
+  function lossClass(loss) {
+    return loss === 0 ? "best" : loss <= SMALL_LOSS ? "loss-small" : "loss-big";
+  }
+
+  function isTarock(name) {
+    return name === "Sk" || !(name[0] in SYMBOLS);
+  }
+
+  function cardView(name, extra) {
+    const tarock = isTarock(name);
+    const red = !tarock && (name[0] === "H" || name[0] === "D");
+    let classes = ["card", tarock ? "tarock" : "", red ? "red" : "", (extra && extra.cls) || ""].join(" ");
+    const rank = tarock ? name : name.slice(1);
+    if (rank.length > 3) classes += " long";
+    const pip = tarock ? (name === "Sk" ? "Sküs" : "tarock") : SYMBOLS[name[0]];
+    const node = el("div", { class: classes, "data-card": name, title: name }, el("span", { class: "rank" }, rank),
+      el("span", { class: "pip" }, pip));
+    return node;
+  }
+
+  // Replace the children of ``node``: arrays flattened, null left out.
+  function fill(node, ...children) {
+    node.replaceChildren(...children.flat(Infinity).filter((child) => child !== null && child !== undefined));
+    return node;
+  }
+
+  // A panel of the side column: hidden when it has nothing to show.
+  function panel(box, ...children) {
+    fill(box, ...children);
+    box.className = "panel";
+    box.hidden = box.childNodes.length === 0;
+  }
+
+  function plural(count, word) {
+    return `${count} ${word}${count === 1 ? "" : "s"}`;
+  }
+
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+
+  function busy(on) {
+    $("busy").hidden = !on;
+  }
+
+  // ---- where the answers come from -------------------------------------
+
+  async function post(path, body) {
+    const response = await fetch(API + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+    return data;
+  }
+
+  function onFilePlay(line) {
+    return line.length <= state.filePlay.length && line.every((card, i) => card === state.filePlay[i]);
+  }
+
+  async function position(line) {
+    const key = line.join(" ");
+    if (state.cache.has(key)) return state.cache.get(key);
+    let answer;
+    if (REPORT) {
+      if (!onFilePlay(line)) throw new Error("this report holds the file's play only; serve the file to try other cards");
+      answer = REPORT.positions[line.length];
+    } else {
+      answer = await post("position", { deal: state.deal, play: line });
+    }
+    state.cache.set(key, answer);
+    return answer;
+  }
+
+  // ---- loading -----------------------------------------------------------
+
+  function playable(deal) {
+    return !deal.dealt || (deal.contract && deal.declarer && deal.exchange);
+  }
+
+  async function loadDeal(name, deal) {
+    showError("");
+    state.name = name;
+    state.deal = deal;
+    state.cache = new Map();
+    state.review = null;
+    state.exchange = null;
+    state.answer = null;
+    state.filePlay = [];
+    state.line = [];
+    state.cursor = 0;
+    $("name").textContent = name;
+    document.title = `kosolve: ${name}`;
+    $("welcome").hidden = true;
+    const token = ++state.dealId;
+    busy(true);
+    try {
+      if (playable(deal)) {
+        // The file's play in canonical names (a file may spell cards otherwise).
+        const whole = await post("position", { deal });
+        if (token !== state.dealId) return;
+        state.filePlay = whole.view.play;
+        state.cache.set(state.filePlay.join(" "), whole);
+        state.line = state.filePlay.slice();
+        await show();
+        if (state.filePlay.length) {
+          post("review", { deal }).then((review) => {
+            if (token !== state.dealId) return;
+            state.review = review;
+            drawTimeline();
+          }, (error) => showError(error.message));
+        }
+      } else {
+        $("board").hidden = true;
+        $("side").hidden = true;
+        $("timeline").hidden = true;
+      }
+      if (deal.dealt) {
+        $("exchange").hidden = false;
+        fill($("exchange"), el("div", { class: "panel" }, "computing the exchange table…"));
+        post("exchange", { deal }).then((answer) => {
+          if (token !== state.dealId) return;
+          state.exchange = answer;
+          drawExchange();
+        }, (error) => showError(error.message));
+      } else {
+        $("exchange").hidden = true;
+      }
+    } catch (error) {
+      if (token === state.dealId) showError(error.message);
+    } finally {
+      if (token === state.dealId) busy(false);
+    }
+  }
+
+  function loadText(name, text) {
+    let deal;
+    try {
+      deal = JSON.parse(text);
+    } catch (error) {
+      showError(`${name}: not JSON: ${error.message}`);
+      return;
+    }
+    if (typeof deal !== "object" || deal === null || Array.isArray(deal)) {
+      showError(`${name}: expected a JSON object (a deal file)`);
+      return;
+    }
+    loadDeal(name, deal);
+  }
+
+  function loadFile(file) {
+    file.text().then((text) => loadText(file.name, text), (error) => showError(`${file.name}: ${error.message}`));
+  }
+
+  async function randomDeal() {
+    const seedText = $("seed").value.trim();
+    try {
+      const answer = await post("random", seedText === "" ? {} : { seed: Number(seedText) });
+      $("seed").value = answer.seed;
+      await loadDeal(`random deal, seed ${answer.seed}`, answer.deal);
+    } catch (error) {
+      showError(error.message);
+    }
+  }
+
+  // ---- moving along the line -----------------------------------------------
+
+  async function show() {
+    const token = ++state.token;
+    const line = state.line.slice(0, state.cursor);
+    busy(true);
+    try {
+      const answer = await position(line);
+      if (token !== state.token) return;
+      state.answer = answer;
+      showError("");
+      draw();
+    } catch (error) {
+      if (token === state.token) showError(error.message);
+    } finally {
+      if (token === state.token) busy(false);
+    }
+  }
+
+  function go(cursor) {
+    if (cursor < 0 || cursor > state.line.length || cursor === state.cursor) return;
+    state.cursor = cursor;
+    show();
+  }
+
+  function play(card) {
+    if (state.line[state.cursor] !== card) {
+      const line = state.line.slice(0, state.cursor).concat([card]);
+      if (REPORT && !onFilePlay(line)) {
+        showError(`${card}: this report holds the file's play only; serve the file (kosolve serve) to try other cards`);
+        return;
+      }
+      state.line = line;
+    }
+    go(state.cursor + 1);
+  }
+
+  function jump(index) {
+    state.line = state.filePlay.slice();
+    state.cursor = -1; // go() must redraw even when the cursor stays
+    go(index);
+  }
+
+  function bestLine() {
+    // A report holds the file's play only, not the positions of other lines.
+    if (REPORT || !state.answer || !state.answer.report.line.length) return;
+    state.line = state.line.slice(0, state.cursor).concat(state.answer.report.line);
+    go(state.line.length);
+  }
+
+  // ---- drawing -------------------------------------------------------------
+
+  function draw() {
+    const { report, view } = state.answer;
+    $("board").hidden = false;
+    $("side").hidden = false;
+    const moves = new Map(view.moves.map((m) => [m.card, m]));
+    const trick = view.over ? "the hand is over" : `trick ${view.trick}, the ${view.to_move} to ${view.table ? "play" : "lead"}`;
+    const result = report.result ? `, ${report.result}` : "";
+    fill($("status"), `${view.contract}, declarer the ${view.declarer}; ${trick} · the declarer's value `,
+      el("span", { class: "status-value" }, `${points(report.value.thirds)}${result}`));
+    for (const seat of SEATS) drawSeat(seat, view, moves);
+    drawTable(view);
+    $("start").disabled = state.cursor === 0;
+    $("undo").disabled = state.cursor === 0;
+    $("redo").disabled = state.cursor >= state.line.length;
+    $("end").disabled = state.cursor >= state.line.length;
+    $("best").disabled = REPORT !== null || !report.line.length;
+    const played = state.line.slice(0, state.cursor);
+    // What the page shows, for the browser tests and anyone scripting it.
+    $("board").dataset.line = played.join(" ");
+    $("board").dataset.name = state.name;
+    const where = onFilePlay(played)
+      ? `after ${played.length} of the file's ${state.filePlay.length} cards`
+      : `your line: ${played.length} cards, off the file's play`;
+    $("where").textContent = `${where} · ← → step, Home/End, click a card to play it`;
+    drawValue(report, view);
+    drawFeasible(report);
+    drawHeld(report);
+    drawSettlement(report);
+    drawTimeline();
+  }
+
+  function drawSeat(seat, view, moves) {
+    const box = $(`seat-${seat}`);
+    const counted = view.counted[seat];
+    const role = seat === view.declarer ? `${seat} (declarer)` : seat;
+    const what = view.piles_known ? `${points(counted.thirds)} points counted` : `${points(counted.thirds)} in tricks`;
+    const suits = view.hands[seat].filter((group) => group.cards.length).map((group) =>
+      el("div", { class: "suit", "data-suit": group.suit }, group.cards.map((name) => {
+        const move = seat === view.to_move ? moves.get(name) : undefined;
+        if (!move) return cardView(name, { cls: seat === view.to_move ? "illegal" : "" });
+        const node = cardView(name, { cls: `legal ${lossClass(move.loss)}` });
+        node.dataset.thirds = move.thirds;
+        node.dataset.loss = move.loss;
+        node.tabIndex = 0;
+        node.setAttribute("role", "button");
+        const cost = move.loss === 0 ? "best" : `−${points(move.loss)}`;
+        node.title = `${name}: the declarer ends with ${points(move.thirds)} points (${cost})`;
+        node.append(el("span", { class: "badge" }, points(move.thirds), el("br"), cost));
+        node.addEventListener("click", () => play(name));
+        node.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            play(name);
+          }
+        });
+        return node;
+      })));
+    box.className = `seat${seat === view.to_move ? " to-move" : ""}`;
+    fill(box,
+      el("div", { class: "seat-head" }, el("strong", {}, role),
+        el("span", { "data-counted": counted.thirds }, `${what}, ${plural(counted.tricks, "trick")}`)),
+      el("div", { class: "suits" }, suits.length ? suits : el("span", {}, "no cards left")));
+  }
+
+  function drawTable(view) {
+    const parts = [];
+    if (view.table) {
+      parts.push(el("div", { class: "trick" }, el("span", { class: "label" }, `${view.table.by} led`),
+        cardView(view.table.card)));
+    }
+    const last = view.tricks[view.tricks.length - 1];
+    if (last) {
+      parts.push(el("div", { class: "trick" },
+        el("span", { class: "label" }, `trick ${last.number}: ${last.winner} took`),
+        last.cards.map((name) => cardView(name, { cls: "small" }))));
+    }
+    fill($("table"), ...parts);
+  }
+
+  function drawValue(report, view) {
+    const result = report.result ? el("span", { class: report.result }, report.result) : "tricks only, no piles given";
+    const label = view.over ? "Result for the declarer" : "Value for the declarer";
+    $("value").className = "value panel";
+    $("value").dataset.thirds = report.value.thirds;
+    fill($("value"),
+      el("h2", {}, label),
+      el("div", {}, el("span", { class: "big" }, `${points(report.value.thirds)} points`),
+        ` (${report.value.thirds} thirds, counted as ${report.value.points}) · `, result),
+      report.net_score ? el("div", {}, `net score ${report.net_score.score}`) : null);
+    const line = report.line;
+    panel($("line"), line.length ? [el("h2", {}, "An optimal line"),
+      el("div", { class: "chips" }, line.map((c) => el("span", { class: "chip" }, c)))] : null);
+  }
+
+  function drawFeasible(report) {
+    const box = $("feasible");
+    if (!report.feasible) {
+      panel(box);
+      return;
+    }
+    const goals = [];
+    for (const seat of SEATS) for (const goal of Object.keys(report.feasible[seat])) if (!goals.includes(goal)) goals.push(goal);
+    const cell = (seat, goal) => {
+      if (!(goal in report.feasible[seat])) return el("td", {}, "—");
+      const value = report.feasible[seat][goal];
+      const text = value === null ? "unknown" : value ? "yes" : "no";
+      return el("td", { class: value ? "yes" : "no", "data-seat": seat, "data-goal": goal }, text);
+    };
+    panel(box, el("h2", {}, "What each player can still force"),
+      el("table", { id: "feasible-table" },
+        el("tr", {}, el("th", {}, ""), SEATS.map((seat) => el("th", {}, seat))),
+        goals.map((goal) => el("tr", {}, el("th", {}, goal.replaceAll("_", " ")), SEATS.map((seat) => cell(seat, goal))))));
+  }
+
+  function drawHeld(report) {
+    const box = $("held");
+    if (!report.held) {
+      panel(box);
+      return;
+    }
+    panel(box, el("h2", {}, "Held at trick 1"),
+      SEATS.map((seat) => el("div", {}, `${seat}: ${report.held[seat].map((n) => n.replaceAll("_", " ")).join(", ") || "none"}`)));
+  }
+
+  function drawSettlement(report) {
+    const box = $("settlement");
+    const settlement = report.settlement;
+    if (!settlement) {
+      panel(box);
+      return;
+    }
+    panel(box, el("h2", {}, "Settlement"),
+      el("div", {}, `${settlement.contract}, declared by the ${settlement.declarer}: ${points(settlement.declarer_thirds)} points`),
+      el("table", { id: "settlement-table" },
+        settlement.items.map((item) => el("tr", {}, el("td", {}, (item.points > 0 ? "+" : "") + item.points),
+          el("td", {}, item.to), el("td", {}, item.why)))),
+      el("div", { "data-totals": JSON.stringify(settlement.totals) },
+        SEATS.map((seat) => `${seat} ${settlement.totals[seat] > 0 ? "+" : ""}${settlement.totals[seat]}`).join(", ")));
+  }
+
+  // When an announcement stopped being makeable, as the text report says it.
+  function goalFate(goal) {
+    if (goal.lost_at) {
+      return `lost with card ${goal.lost_at.play_index + 1}, the ${goal.lost_at.player}'s ${goal.lost_at.card}`;
+    }
+    if (goal.makeable_at_start === null) return "unknown (it depends on the declarer's 16 cards at trick 1)";
+    return goal.makeable_at_start ? "makeable to the end" : "never makeable";
+  }
+
+  function drawTimeline() {
+    const box = $("timeline");
+    if (!state.filePlay.length) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const review = state.review && state.review.report;
+    const cards = review && review.postmortem;
+    const lost = new Map();
+    if (review) {
+      for (const goal of review.postmortem_summary.goals) {
+        if (!goal.lost_at) continue;
+        const list = lost.get(goal.lost_at.play_index) || [];
+        list.push(`${goal.what.replaceAll("_", " ")} (${goal.by}) no longer makeable`);
+        lost.set(goal.lost_at.play_index, list);
+      }
+    }
+    const played = state.line.slice(0, state.cursor);
+    const current = onFilePlay(played) ? played.length : null;
+    const steps = el("div", { class: "ttrick" }, el("div", { class: "n" }, "before play"),
+      el("button", { type: "button", class: `step${current === 0 ? " current" : ""}`, "data-index": 0,
+        onclick: () => jump(0) }, "start", review && review.postmortem.length ? ` · ${points(review.postmortem[0].before)}` : ""));
+    const tricks = [];
+    state.filePlay.forEach((name, i) => {
+      const judged = cards ? cards[i] : null;
+      const classes = ["step", judged && judged.loss > 0 ? "mistake" : "", current === i + 1 ? "current" : ""];
+      const text = judged
+        ? `${judged.player} ${name} → ${points(judged.after)}${judged.loss > 0 ? ` (−${points(judged.loss)}; better ${judged.best.join(" ")})` : ""}`
+        : name;
+      const step = el("button", { type: "button", class: classes.join(" "), "data-index": i + 1,
+        "data-loss": judged ? judged.loss : null, "data-after": judged ? judged.after : null, onclick: () => jump(i + 1) },
+      text, (lost.get(i) || []).map((words) => el("span", { class: "lost-goal" }, words)));
+      const number = judged ? judged.trick : Math.floor(i / 2) + 1;
+      if (!tricks.length || tricks[tricks.length - 1].number !== number) tricks.push({ number, steps: [] });
+      tricks[tricks.length - 1].steps.push(step);
+    });
+    const summary = review
+      ? [el("div", {}, `points given away: ${SEATS.map((s) => `${s} ${points(review.postmortem_summary.loss[s])}`).join(", ")}`),
+        review.postmortem_summary.goals.map((goal) => el("div", { class: "goal", "data-goal": goal.what, "data-by": goal.by },
+          `${goal.what.replaceAll("_", " ")} by the ${goal.by}: ${goalFate(goal)}`))]
+      : el("div", {}, "reviewing the play…");
+    fill(box, el("div", { class: "panel" }, el("h2", {}, "The file's play"), summary,
+      el("div", { class: "tricks" }, steps,
+        tricks.map((t) => el("div", { class: "ttrick" }, el("div", { class: "n" }, `trick ${t.number}`), t.steps)))));
+  }
+
+  function drawExchange() {
+    const box = $("exchange");
+    const answer = state.exchange && state.exchange.exchange;
+    if (!answer) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const par = answer.par;
+    const isPar = (row) => par.declarer === row.declarer && par.contract === row.contract &&
+      JSON.stringify(par.take) === JSON.stringify(row.take);
+    const rows = answer.exchange_table.map((row) => el("tr", { class: isPar(row) ? "par" : "" },
+      el("td", {}, row.declarer), el("td", {}, row.contract), el("td", {}, row.take.join(" ") || "—"),
+      el("td", {}, row.lay_away.join(" ")), el("td", { "data-thirds": row.thirds }, points(row.thirds)),
+      el("td", { class: row.result }, row.result + (row.valat ? ", valat" : "")),
+      el("td", {}, (row.game_points > 0 ? "+" : "") + row.game_points),
+      el("td", {}, `${row.best_lay_aways} of ${row.lay_aways}`)));
+    const parText = par.declarer
+      ? `the ${par.declarer} plays ${par.contract} for ${par.game_points > 0 ? "+" : ""}${par.game_points} (calls: ${par.calls.join(", ")})`
+      : `both pass (calls: ${par.calls.join(", ")})`;
+    const declared = answer.declared;
+    fill(box, el("div", { class: "panel" },
+      el("h2", {}, "Before play: the exchange table and par"),
+      el("div", { id: "par", "data-game-points": par.game_points }, `Par: ${parText}`),
+      declared ? el("div", { id: "declared" }, `Declared: the ${declared.declarer} in ${declared.contract},`
+        + ` ${points(declared.thirds)} points, ${declared.result}; his exchange costs ${declared.exchange_cost} game points`
+        + ` against the best of ${declared.contract}, his bid ${declared.bid_cost} against par`) : null,
+      el("table", { id: "exchange-table" },
+        el("tr", {}, ["declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of"].map((h) => el("th", {}, h))),
+        rows)));
+  }
+
+  // ---- wiring -----------------------------------------------------------------
+
+  $("start").addEventListener("click", () => go(0));
+  $("undo").addEventListener("click", () => go(state.cursor - 1));
+  $("redo").addEventListener("click", () => go(state.cursor + 1));
+  $("end").addEventListener("click", () => go(state.line.length));
+  $("best").addEventListener("click", bestLine);
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    if (!state.answer) return;
+    const keys = { ArrowLeft: () => go(state.cursor - 1), ArrowRight: () => go(state.cursor + 1),
+      Home: () => go(0), End: () => go(state.line.length), b: bestLine };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    }
+  });
+
+  if (REPORT) {
+    $("loader").hidden = true;
+    state.name = REPORT.name;
+    $("name").textContent = REPORT.name;
+    document.title = `kosolve: ${REPORT.name}`;
+    $("welcome").hidden = true;
+    state.review = REPORT.review;
+    state.exchange = REPORT.exchange;
+    if (REPORT.positions.length) {
+      state.filePlay = REPORT.positions[REPORT.positions.length - 1].view.play;
+      state.line = state.filePlay.slice();
+      show();
+    }
+    drawExchange();
+  } else {
+    $("open").addEventListener("change", (event) => {
+      if (event.target.files.length) loadFile(event.target.files[0]);
+      event.target.value = "";
+    });
+    $("load-paste").addEventListener("click", () => {
+      $("paste-box").open = false;
+      loadText("pasted deal", $("paste").value);
+    });
+    $("random").addEventListener("click", randomDeal);
+    document.addEventListener("dragover", (event) => event.preventDefault());
+    document.addEventListener("drop", (event) => {
+      event.preventDefault();
+      if (event.dataTransfer.files.length) loadFile(event.dataTransfer.files[0]);
+    });
+    fetch(API + "files").then((response) => response.json()).then((answer) => {
+      const files = answer.files || [];
+      if (!files.length) return;
+      const select = $("files");
+      select.hidden = false;
+      select.replaceChildren(...files.map((file, i) => el("option", { value: i }, file.name)));
+      select.addEventListener("change", () => loadDeal(files[select.value].name, files[select.value].deal));
+      loadDeal(files[0].name, files[0].deal);
+    }, (error) => showError(error.message));
+  }
+})();
