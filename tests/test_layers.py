@@ -12,7 +12,17 @@ from typing import Final
 import pytest
 
 ROOT: Final = Path(__file__).resolve().parent.parent
-LAYERS: Final = {"model": 0, "engine": 1, "analysis": 2, "render": 3, "tools": 3, "web": 5, "cli": 6}
+LAYERS: Final = {
+    "model": 0,
+    "engine": 1,
+    "analysis": 2,
+    "sampling": 3,
+    "render": 4,
+    "tools": 4,
+    "batch": 4,
+    "web": 5,
+    "cli": 6,
+}
 """Each subpackage's height; a module may import its own layer and lower ones."""
 BASE: Final = ("kosolve", "kosolve._version")
 """The package root, which every layer may import (the version)."""
