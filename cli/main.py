@@ -1,6 +1,7 @@
 """The ``kosolve`` command group: ``kosolve DEAL.json`` solves (the default
-command, :mod:`kosolve.cli.solve`), ``kosolve bench`` times the solver
-(:mod:`kosolve.cli.bench`).
+command, :mod:`kosolve.cli.solve`), ``kosolve exchange`` tables a deal as
+dealt, ``kosolve deal`` deals realistic deals, ``kosolve batch`` solves
+many, ``kosolve bench`` times the solver (:mod:`kosolve.cli.bench`).
 
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(cli, ["--version"]).output.startswith("kosolve ")
@@ -15,7 +16,9 @@ from typing import Any, Final
 import click
 
 from kosolve import __version__
+from kosolve.cli.batch import batch_command
 from kosolve.cli.bench import bench_command
+from kosolve.cli.deal import deal_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
 from kosolve.cli.exchange import exchange_command
 from kosolve.cli.solve import solve_command
@@ -52,6 +55,8 @@ class DefaultCommandGroup(click.Group):
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")
         formatter.write_usage(ctx.command_path, "exchange [OPTIONS] DEALT.json", prefix="       ")
+        formatter.write_usage(ctx.command_path, "deal --seed S [-n N] [OPTIONS]", prefix="       ")
+        formatter.write_usage(ctx.command_path, "batch [OPTIONS] DEALS.jsonl -o RESULTS.jsonl", prefix="       ")
         formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
 
 
@@ -98,6 +103,8 @@ def cli() -> None:
       kosolve examples/dealt.json
       kosolve --at 6 --json examples/played.json
       kosolve solve -q examples/ending.json examples/played.json
+      kosolve deal --seed 1 -n 200 > deals.jsonl
+      kosolve batch deals.jsonl -o results.jsonl
       kosolve bench --deals 20
 
     Solving is the default command; see 'kosolve solve -h' for its options.
@@ -106,6 +113,8 @@ def cli() -> None:
 
 cli.add_command(solve_command)
 cli.add_command(exchange_command)
+cli.add_command(deal_command)
+cli.add_command(batch_command)
 cli.add_command(bench_command)
 
 

@@ -26,6 +26,11 @@ MODULES = [
     "kosolve.tools.dealing",
     "kosolve.tools.reference",
     "kosolve.tools.bench",
+    "kosolve.batch.tasks",
+    "kosolve.batch.source",
+    "kosolve.batch.results",
+    "kosolve.batch.runner",
+    "kosolve.batch.summary",
     "kosolve.cli.main",
     "kosolve.cli.options",
 ]
