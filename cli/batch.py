@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -151,8 +152,13 @@ def batch_command(
     question = Question("exchange" if exchange else "analyse", options)
     try:
         batch = Batch(DealSource(deals), question, results)
-        answers = local(jobs, tt_mb) if address is None else cluster(address, tt_mb, chunk or DEFAULT_CHUNK)
-        run = _run(batch, answers, quiet)
+        with contextlib.ExitStack() as stack:
+            answers = (
+                local(jobs, tt_mb)
+                if address is None
+                else stack.enter_context(cluster(address, tt_mb, chunk or DEFAULT_CHUNK))
+            )
+            run = _run(batch, answers, quiet)
     except (SourceError, ResultsError) as error:
         raise InputError(str(error)) from None
     except (ClusterError, JobsError) as error:

@@ -39,7 +39,7 @@ def deal_lines(*args: str) -> list[str]:
 def test_a_seed_gives_the_pinned_deals() -> None:
     lines = deal_lines("--seed", "2026", "-n", "5")
     assert hashlib.sha256("".join(line + "\n" for line in lines).encode()).hexdigest() == PINNED_SHA256
-    for line, (contract, declarer, forehand, dealer_pile) in zip(lines, PINNED):
+    for line, (contract, declarer, forehand, dealer_pile) in zip(lines, PINNED, strict=True):
         data = json.loads(line)
         assert (data["contract"], data["declarer"]) == (contract, declarer)
         assert data["hands"]["forehand"][:4] == forehand

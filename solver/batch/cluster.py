@@ -12,6 +12,7 @@ their own kosolve by name).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Iterable, Iterator
 from typing import Any, Final
@@ -42,34 +43,37 @@ def _distributed() -> Any:
     return distributed
 
 
-def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT_CHUNK) -> Answerer:
+@contextlib.contextmanager
+def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT_CHUNK) -> Iterator[Answerer]:
     """The deals answered by the Dask cluster whose scheduler is at
-    ``address`` (``tcp://HOST:8786``), ``chunk`` deals a task."""
+    ``address`` (``tcp://HOST:8786``), ``chunk`` deals a task: connected
+    on entering, so that an unreachable scheduler is told before anything
+    starts, and disconnected on leaving."""
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, not {chunk}")
     distributed = _distributed()
+    try:
+        client = distributed.Client(address, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
     def answers(works: Iterable[Work]) -> Iterator[Record]:
-        try:
-            client = distributed.Client(address, timeout=CONNECT_SECONDS)
-        except (OSError, TimeoutError, ValueError) as error:
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        with client:
-            threads = max(1, sum(client.nthreads().values()))
-            source = iter(works)
-            chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
-            pending = distributed.as_completed()
-            for part in itertools.islice(chunks, IN_FLIGHT_PER_THREAD * threads):
+        threads = max(1, sum(client.nthreads().values()))
+        source = iter(works)
+        chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
+        pending = distributed.as_completed()
+        for part in itertools.islice(chunks, IN_FLIGHT_PER_THREAD * threads):
+            pending.add(client.submit(answer_chunk, part, tt_mb, pure=False))
+        for future in pending:
+            records: list[Record] = future.result()
+            future.release()
+            part = next(chunks, None)
+            if part is not None:
                 pending.add(client.submit(answer_chunk, part, tt_mb, pure=False))
-            for future in pending:
-                records: list[Record] = future.result()
-                future.release()
-                part = next(chunks, None)
-                if part is not None:
-                    pending.add(client.submit(answer_chunk, part, tt_mb, pure=False))
-                yield from records
+            yield from records
 
-    return answers
+    with client:
+        yield answers
 
 
 __all__ = ["DEFAULT_CHUNK", "ClusterError", "cluster"]
