@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from click.testing import CliRunner
 
@@ -22,7 +22,7 @@ VOLATILE: Final = frozenset({"stats", "ms", "nodes"})
 tables change (never the answers)."""
 
 
-def steady(value: object) -> object:
+def steady(value: Any) -> Any:
     """``value`` without the :data:`VOLATILE` keys, at any depth."""
     if isinstance(value, dict):
         return {key: steady(item) for key, item in value.items() if key not in VOLATILE}
@@ -39,13 +39,13 @@ def write_deals(path: Path, seed: int, count: int, *extra: str) -> list[str]:
     return result.stdout.splitlines()
 
 
-def records(path: Path) -> list[dict[str, object]]:
+def records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def by_key(path: Path, field: str = "line") -> dict[object, object]:
+def by_key(path: Path, field: str = "line") -> dict[Any, Any]:
     """The steady records by deal key; a key twice fails."""
-    found: dict[object, object] = {}
+    found: dict[Any, Any] = {}
     for record in records(path):
         key = record[field]
         assert key not in found, f"{field} {key} written twice"

@@ -125,7 +125,7 @@ def test_a_folder_of_deal_files(solved: tuple[Path, Path], tmp_path: Path) -> No
     found = by_key(tmp_path / "r.jsonl", "file")
     assert found == {
         f"deal{number:02}.json": {"file": f"deal{number:02}.json", "report": record["report"]}
-        for number, record in by_key(one).items()  # type: ignore[attr-defined]
+        for number, record in by_key(one).items()
     }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import Any, Final
 
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
@@ -57,7 +57,7 @@ def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
-    def answers(works: Iterable[Work]) -> Iterator[Record]:
+    def answers(works: Iterable[Work]) -> Generator[Record, None, None]:
         threads = max(1, sum(client.nthreads().values()))
         source = iter(works)
         chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
@@ -67,9 +67,9 @@ def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT
         for future in pending:
             records: list[Record] = future.result()
             future.release()
-            part = next(chunks, None)
-            if part is not None:
-                pending.add(client.submit(answer_chunk, part, tt_mb, pure=False))
+            following = next(chunks, None)
+            if following is not None:
+                pending.add(client.submit(answer_chunk, following, tt_mb, pure=False))
             yield from records
 
     with client:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 from kosolve.analysis.pool import WorkerPool
@@ -32,7 +32,7 @@ from kosolve.batch.source import DealSource
 from kosolve.batch.tasks import Question, Work, answer
 
 Record = dict[str, object]
-Answerer = Callable[[Iterable[Work]], Iterator[Record]]
+Answerer = Callable[[Iterable[Work]], Generator[Record, None, None]]
 """Where a batch runs: every deal's record, as each is finished."""
 
 
@@ -40,7 +40,7 @@ def local(jobs: int | None = None, tt_mb: float = DEFAULT_BUDGET_MB) -> Answerer
     """The deals answered by ``jobs`` processes of this machine (all its
     cores by default; one runs them in this process), one analyser each."""
 
-    def answers(works: Iterable[Work]) -> Iterator[Record]:
+    def answers(works: Iterable[Work]) -> Generator[Record, None, None]:
         with WorkerPool(jobs, tt_mb) as pool:
             for _, record in pool.imap_unordered(answer, works):
                 yield record
