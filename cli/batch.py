@@ -116,10 +116,10 @@ def batch_command(
 ) -> None:
     """Solve every deal of DEALS, a file of deal lines (one deal file a
     line, as kosolve deal writes them) or a folder of deal files (*.json),
-    into RESULTS.jsonl: one line a deal, the object kosolve --json prints
-    for it (kosolve exchange --json with --exchange) and the deal's "line"
-    (from 1) or "file".  By default each result has the value and every
-    first card's value.  A bad deal gets an error record, {"line": 17,
+    into RESULTS.jsonl: one line a deal, its "line" (from 1) or "file" and
+    its "report", the object kosolve --json prints for it (kosolve exchange
+    --json with --exchange; docs/batch.md).  By default each report has the
+    value and every first card's value.  A bad deal gets an error record, {"line": 17,
     "error": "..."}, and the batch goes on; the exit status is then 1.
 
     Each result is on the disk as soon as it is finished.  Interrupted
