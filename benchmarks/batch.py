@@ -19,6 +19,7 @@ not grow with the workers says the work itself did not.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import resource
 import tempfile
@@ -26,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
+from typing import Any
 
 from kosolve.analysis.report import Options
 from kosolve.batch.runner import Answerer, Batch, Record, local
@@ -45,9 +47,10 @@ def local_cpu() -> float:
 
 @contextmanager
 def dask_cluster(tt_mb: float, chunk: int) -> Iterator[tuple[Answerer, CpuClock]]:
-    import distributed
-
     from kosolve.batch.cluster import cluster
+
+    # Any, like the batch's own use of it: the optional extra's types vary by version.
+    distributed: Any = importlib.import_module("distributed")
 
     with (
         distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as local,

@@ -53,10 +53,13 @@ def by_key(path: Path, field: str = "line") -> dict[Any, Any]:
     return found
 
 
-def kill_midway(args: list[str], results: Path, least_lines: int, timeout: float = 120.0) -> int:
+def kill_midway(
+    args: list[str], results: Path, least_lines: int, timeout: float = 120.0, how: signal.Signals = signal.SIGKILL
+) -> tuple[int, int | None]:
     """Run ``kosolve`` with ``args`` in a process group of its own and kill
-    it (SIGKILL, the whole group) once ``results`` has ``least_lines``
-    lines; the number of complete lines it had then."""
+    it (``how``: SIGKILL, the whole group; SIGINT, as Ctrl-C, the command
+    alone) once ``results`` has ``least_lines`` lines; the number of
+    complete lines it had then, and its exit status (None if killed)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "kosolve.cli", *args],
         stdout=subprocess.DEVNULL,
@@ -71,6 +74,9 @@ def kill_midway(args: list[str], results: Path, least_lines: int, timeout: float
             time.sleep(0.01)
     finally:
         if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    return results.read_bytes().count(b"\n")
+            if how == signal.SIGKILL:
+                os.killpg(process.pid, how)
+            else:
+                process.send_signal(how)
+        status = process.wait(timeout)
+    return results.read_bytes().count(b"\n"), None if status == -signal.SIGKILL else status

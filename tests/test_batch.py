@@ -6,6 +6,8 @@ repeating nothing."""
 from __future__ import annotations
 
 import json
+import signal
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -89,12 +91,24 @@ def test_a_killed_batch_resumes_losing_and_repeating_nothing(tmp_path: Path) -> 
     write_deals(deals, 8, 60)
     results = tmp_path / "results.jsonl"
     args = ["batch", str(deals), "-o", str(results), "--jobs", "2", "-q", "--tt-mb", "8"]
-    written = kill_midway(args, results, least_lines=5)
+    written, _ = kill_midway(args, results, least_lines=5)
     assert 5 <= written < 60, "the batch finished before it was killed"
     before = results.read_bytes()
     result = batch(*args[1:])
     assert result.exit_code == 0, result.output
     assert results.read_bytes().startswith(before[: before.rfind(b"\n") + 1])
+    assert sorted(by_key(results)) == list(range(1, 61))
+
+
+def test_ctrl_c_exits_130_and_the_batch_resumes(tmp_path: Path) -> None:
+    deals = tmp_path / "deals.jsonl"
+    write_deals(deals, 9, 60)
+    results = tmp_path / "results.jsonl"
+    args = ["batch", str(deals), "-o", str(results), "--jobs", "2", "-q", "--tt-mb", "8"]
+    written, status = kill_midway(args, results, least_lines=3, how=signal.SIGINT)
+    assert status == 130
+    assert results.read_bytes().endswith(b"\n") and 3 <= written < 60
+    assert batch(*args[1:]).exit_code == 0
     assert sorted(by_key(results)) == list(range(1, 61))
 
 
@@ -219,4 +233,15 @@ def test_bad_command_input_is_one_line_exit_2(
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_dask_without_distributed_says_how_to_install_it(
+    solved: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deals, _ = solved
+    monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it fails
+    result = batch(str(deals), "-o", str(tmp_path / "r.jsonl"), "--dask", "tcp://127.0.0.1:8786")
+    assert result.exit_code == 1
+    assert result.stderr == 'Error: --dask needs the distributed package: pip install "kosolve[dask]"\n'
     assert not (tmp_path / "r.jsonl").exists()

@@ -57,7 +57,7 @@ def test_a_batch_killed_midway_resumes_on_the_cluster(cluster: Any, tmp_path: Pa
     write_deals(deals, 13, 80)
     results = tmp_path / "results.jsonl"
     args = ["batch", str(deals), "-o", str(results), "--dask", cluster.scheduler_address, "--chunk", "2", "-q"]
-    written = kill_midway([*args, "--tt-mb", "8"], results, least_lines=6)
+    written, _ = kill_midway([*args, "--tt-mb", "8"], results, least_lines=6)
     assert 6 <= written < 80, "the batch finished before it was killed"
     kept = results.read_bytes()
     kept = kept[: kept.rfind(b"\n") + 1]

@@ -13,6 +13,7 @@ their own kosolve by name).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
 from collections.abc import Generator, Iterable, Iterator
 from typing import Any, Final
@@ -36,11 +37,12 @@ class ClusterError(RuntimeError):
 
 
 def _distributed() -> Any:
+    """The distributed package, typed as Any: an optional extra, whose
+    types vary from version to version."""
     try:
-        import distributed
+        return importlib.import_module("distributed")
     except ImportError:
         raise ClusterError('--dask needs the distributed package: pip install "kosolve[dask]"') from None
-    return distributed
 
 
 @contextlib.contextmanager
