@@ -17,7 +17,14 @@ from kosolve.tools.dealing import deal_bid
 
 
 @click.command("deal", short_help="Realistic deals, one deal file a line (JSON Lines).")
-@click.option("--seed", type=int, required=True, help="The seed: the same seed gives the same deals everywhere.")
+# No negative seeds: random.Random seeds by the absolute value, so -5 would
+# deal what 5 deals.
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    required=True,
+    help="The seed, 0 or more: the same seed gives the same deals everywhere.",
+)
 @click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals.")
 @click.option(
     "--dealt",

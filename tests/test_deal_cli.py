@@ -119,6 +119,7 @@ def test_zero_deals_print_nothing() -> None:
     [
         (["-n", "3"], "--seed"),
         (["--seed", "x"], "--seed: 'x' is not a valid integer"),
+        (["--seed", "-5"], "--seed"),
         (["--seed", "1", "-n", "-1"], "-n"),
         (["--seed", "1", "--contract", "grand"], "--contract"),
         (["--seed", "1", "--declarer", "north"], "--declarer"),
