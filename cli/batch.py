@@ -15,7 +15,7 @@ import click
 from kosolve.analysis.pool import JobsError
 from kosolve.analysis.report import Options
 from kosolve.batch.cluster import DEFAULT_CHUNK, ClusterError, cluster
-from kosolve.batch.results import ResultsError, read_results
+from kosolve.batch.results import ResultsError, WriteError, read_results
 from kosolve.batch.runner import Answerer, Batch, BatchRun, Record, local
 from kosolve.batch.source import DealSource, SourceError
 from kosolve.batch.summary import render_summary, summarise
@@ -161,7 +161,7 @@ def batch_command(
             run = _run(batch, answers, quiet)
     except (SourceError, ResultsError) as error:
         raise InputError(str(error)) from None
-    except (ClusterError, JobsError) as error:
+    except (ClusterError, JobsError, WriteError) as error:
         raise click.ClickException(str(error)) from None
     _finish(results, run, as_json)
 
@@ -176,4 +176,4 @@ def _finish(results: str, run: BatchRun | None, as_json: bool) -> None:
     click.echo(json.dumps(summary.to_json()) if as_json else render_summary(summary))
     if summary.failed:
         click.echo(f"note: {summary.failed} deal(s) failed: their records in {results} say why", err=True)
-        sys.exit(FAILED)
+        click.get_current_context().exit(FAILED)

@@ -5,7 +5,9 @@ repeating nothing."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -245,3 +247,18 @@ def test_dask_without_distributed_says_how_to_install_it(
     assert result.exit_code == 1
     assert result.stderr == 'Error: --dask needs the distributed package: pip install "kosolve[dask]"\n'
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_a_full_disk_stops_the_batch_in_one_line(
+    solved: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deals, _ = solved
+
+    def full(_: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = batch(str(deals), "-o", str(tmp_path / "r.jsonl"), "--jobs", "1", "-q")
+    assert result.exit_code == 1
+    assert result.stderr.endswith("r.jsonl: cannot write the file: No space left on device\n")
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -39,6 +39,11 @@ class ResultsError(ValueError):
     records of the other kind of input."""
 
 
+class WriteError(RuntimeError):
+    """A record that could not be written (a full disk): what was written
+    before it is kept, and the batch stops."""
+
+
 def _key(record: object, field: str | None) -> Key | None:
     """The deal key of a record of ``field`` (either, for None), or None
     when it is not a result record."""
@@ -152,9 +157,12 @@ class ResultsWriter:
     def write(self, record: dict[str, object]) -> None:
         """Write ``record`` as one line, whole, and sync it."""
         assert self._file is not None, "ResultsWriter used outside its with block"
-        self._file.write(json.dumps(record).encode() + NEWLINE)
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        try:
+            self._file.write(json.dumps(record).encode() + NEWLINE)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as error:
+            raise WriteError(f"{source_name(self.path)}: cannot write the file: {error.strerror}") from None
 
 
 def _sync_folder(folder: str) -> None:
@@ -170,4 +178,4 @@ def _sync_folder(folder: str) -> None:
         os.close(handle)
 
 
-__all__ = ["ResultsError", "ResultsWriter", "read_results", "resume"]
+__all__ = ["ResultsError", "ResultsWriter", "WriteError", "read_results", "resume"]
