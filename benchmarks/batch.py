@@ -5,7 +5,8 @@ a local Dask cluster of two worker processes, on the same realistic deals
 Each run is a whole batch into a fresh results file, as the command runs
 it: the pool's start (two spawned processes importing kosolve) is in the
 time, the cluster's start is not (a cluster is there before the batch).
-The best of ``--repeat`` runs counts; ``steady`` is the rate from the first
+The setups take turns, a run each a round, and the best of ``--repeat``
+rounds counts; ``steady`` is the rate from the first
 result on, without the start.  ``cpu ms/deal`` is the processor time of
 every process that solved (this one and the pool's, or the Dask workers'),
 a deal, in the best run: on a machine that other work loads, the wall
@@ -25,7 +26,7 @@ import resource
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -102,12 +103,18 @@ def main(argv: list[str] | None = None) -> None:
             setups.append(("dask, 2 workers", lambda: dask_cluster(args.tt_mb, args.chunk)))
         print(f"{args.deals} deals of seed {args.seed}, best of {args.repeat}")
         print(f"{'run':<16} {'seconds':>8} {'deals/s':>8} {'steady/s':>9} {'speed-up':>9} {'cpu ms/deal':>12}")
+        with ExitStack() as stack:
+            started = [(label, stack.enter_context(setup())) for label, setup in setups]
+            # Round by round, every setup once a round: a load that comes and
+            # goes then falls on all of them alike.
+            times: dict[str, list[tuple[float, float, float]]] = {label: [] for label, _ in started}
+            for _ in range(args.repeat):
+                for label, (answers, cpu) in started:
+                    times[label].append(timed(deals, answers, cpu, folder, label.replace(" ", "")))
         base = 0.0
-        for label, setup in setups:
-            with setup() as (answers, cpu):
-                times = [timed(deals, answers, cpu, folder, label.replace(" ", "")) for _ in range(args.repeat)]
-            wall, _, used = min(times)
-            steady = min(s for _, s, _ in times)
+        for label, runs in times.items():
+            wall, _, used = min(runs)
+            steady = min(s for _, s, _ in runs)
             rate = args.deals / wall
             base = base or rate
             print(
