@@ -47,9 +47,7 @@ def exchange_command(file: str, as_json: bool, tt_mb: float, quiet: bool, rules:
         analyser = Analyser(tt_mb)
     except (MemoryError, ValueError) as error:
         raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
-    declared = None
-    if dealt_file.contract is not None and dealt_file.declarer is not None and dealt_file.exchange is not None:
-        declared = (dealt_file.declarer, dealt_file.contract, dealt_file.exchange)
+    declared = dealt_file.declared
     if quiet:
         report = analyser.analyse_exchange(dealt_file.dealt, rules, declared)
     else:

@@ -1,6 +1,7 @@
 """The ``kosolve`` command group: ``kosolve DEAL.json`` solves (the default
-command, :mod:`kosolve.cli.solve`), ``kosolve bench`` times the solver
-(:mod:`kosolve.cli.bench`).
+command, :mod:`kosolve.cli.solve`), ``kosolve exchange`` tables a deal as
+dealt, ``kosolve deal`` deals realistic deals, ``kosolve batch`` solves
+many, ``kosolve bench`` times the solver (:mod:`kosolve.cli.bench`).
 
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(cli, ["--version"]).output.startswith("kosolve ")
@@ -15,7 +16,9 @@ from typing import Any, Final
 import click
 
 from kosolve import __version__
+from kosolve.cli.batch import batch_command
 from kosolve.cli.bench import bench_command
+from kosolve.cli.deal import deal_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
 from kosolve.cli.exchange import exchange_command
 from kosolve.cli.report import report_command
@@ -56,6 +59,8 @@ class DefaultCommandGroup(click.Group):
         formatter.write_usage(ctx.command_path, "exchange [OPTIONS] DEALT.json", prefix="       ")
         formatter.write_usage(ctx.command_path, "report [OPTIONS] DEAL.json -o FILE.html", prefix="       ")
         formatter.write_usage(ctx.command_path, "serve [OPTIONS] [DEAL.json...]", prefix="       ")
+        formatter.write_usage(ctx.command_path, "deal --seed S [-n N] [OPTIONS]", prefix="       ")
+        formatter.write_usage(ctx.command_path, "batch [OPTIONS] DEALS.jsonl -o RESULTS.jsonl", prefix="       ")
         formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
 
 
@@ -104,6 +109,8 @@ def cli() -> None:
       kosolve solve -q examples/ending.json examples/played.json
       kosolve report examples/played.json -o played.html
       kosolve serve examples/played.json
+      kosolve deal --seed 1 -n 200 > deals.jsonl
+      kosolve batch deals.jsonl -o results.jsonl
       kosolve bench --deals 20
 
     Solving is the default command; see 'kosolve solve -h' for its options.
@@ -114,6 +121,8 @@ cli.add_command(solve_command)
 cli.add_command(exchange_command)
 cli.add_command(report_command)
 cli.add_command(serve_command)
+cli.add_command(deal_command)
+cli.add_command(batch_command)
 cli.add_command(bench_command)
 
 

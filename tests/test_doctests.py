@@ -28,6 +28,11 @@ MODULES = [
     "kosolve.tools.bench",
     "kosolve.web.api",
     "kosolve.web.report",
+    "kosolve.batch.tasks",
+    "kosolve.batch.source",
+    "kosolve.batch.results",
+    "kosolve.batch.runner",
+    "kosolve.batch.summary",
     "kosolve.cli.main",
     "kosolve.cli.options",
 ]

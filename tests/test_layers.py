@@ -1,6 +1,7 @@
 """The package's layers import only downward: model ← engine ← analysis ←
-render, tools ← web ← cli.  Read from the source (Python imports and Cython
-cimports), so that a wrong import fails here before it tangles the code."""
+sampling ← render, tools, batch ← web ← cli.  Read from the source (Python
+imports and Cython cimports), so that a wrong import fails here before it
+tangles the code."""
 
 from __future__ import annotations
 

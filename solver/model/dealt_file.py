@@ -83,6 +83,14 @@ class DealtFile:
     source: str = field(default="", compare=False)
     """The file's name in messages."""
 
+    @property
+    def declared(self) -> tuple[Seat, str, Exchange] | None:
+        """The declarer, contract and exchange the file names, when it
+        names all three: the bid whose cost the exchange table values."""
+        if self.contract is None or self.declarer is None or self.exchange is None:
+            return None
+        return self.declarer, self.contract, self.exchange
+
     def play_deal(self) -> Deal:
         """The play position at trick 1 (:meth:`Dealt.play_deal`), with the
         announcements and the play; a file without a contract, declarer or

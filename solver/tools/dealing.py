@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 from kosolve.model.cards import (
     CARD_VALUES,
@@ -35,7 +35,10 @@ from kosolve.model.cards import (
 )
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import DISCARD_SIZE, KEPT, TALON_SIZE, TAROCKS, Dealt, Exchange, talon_choices
-from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, SEATS, TRICKS_PER_GAME, Position, Seat
+from kosolve.model.dealt_file import DealtFile
+from kosolve.model.game import CONTRACTS, DEALER, DISCARD_VARIANTS, FOREHAND, SEATS, TRICKS_PER_GAME, Position, Seat
+
+T = TypeVar("T")
 
 PACKET: Final = 4
 
@@ -47,6 +50,55 @@ is rare."""
 
 class DealingError(ValueError):
     """A dealing request the procedure cannot meet."""
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A whole number from 0 to ``n - 1``, each equally likely, from
+    :meth:`~random.Random.getrandbits` alone: draws of ``n.bit_length()``
+    bits until one is below ``n``.
+
+    >>> [below(random.Random(1), 10) for _ in range(3)] == [below(random.Random(1), 10)] * 3
+    True
+    >>> below(random.Random(1), 0)
+    Traceback (most recent call last):
+    ...
+    kosolve.tools.dealing.DealingError: nothing to choose from
+    """
+    if n < 1:
+        raise DealingError("nothing to choose from")
+    bits = n.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
+
+
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place (Fisher and Yates, from the last place
+    down), by :func:`below`.
+
+    >>> pack = list(range(10))
+    >>> shuffle(pack, random.Random(5))
+    >>> sorted(pack) == list(range(10)), pack != list(range(10))
+    (True, True)
+    """
+    for place in range(len(items) - 1, 0, -1):
+        other = below(rng, place + 1)
+        items[place], items[other] = items[other], items[place]
+
+
+def sample(items: Sequence[T], count: int, rng: random.Random) -> list[T]:
+    """``count`` distinct items of ``items`` in random order: the first
+    places of a partial shuffle of a copy.
+
+    >>> sorted(sample("abcde", 5, random.Random(2)))
+    ['a', 'b', 'c', 'd', 'e']
+    """
+    pool = list(items)
+    for place in range(count):
+        other = place + below(rng, len(pool) - place)
+        pool[place], pool[other] = pool[other], pool[place]
+    return pool[:count]
 
 
 def choose_discard(hand: Hand, count: int, rng: random.Random) -> Hand:
@@ -148,7 +200,7 @@ def _deal_cards(rng: random.Random) -> tuple[list[Card], list[Hand], list[Hand]]
     forehand and dealer in turn -- two rounds of hand cards, two of personal
     cards, two more of hand cards -- as the seed describes."""
     pack = list(range(54))
-    rng.shuffle(pack)
+    shuffle(pack, rng)
     talon, rest = pack[:TALON_SIZE], pack[TALON_SIZE:]
     hands = [0, 0]
     personal = [0, 0]
@@ -178,7 +230,7 @@ def deal_as_dealt(rng: random.Random, discard: str = "classic") -> Dealt:
     if discard == "tactical":
         discards = [choose_discard(hands[seat] | personal[seat], DISCARD_SIZE, rng) for seat in SEATS]
         return Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
-    if discard not in ("medium", "easy"):
+    if discard not in DISCARD_VARIANTS:
         raise DealingError(f"unknown discard variant {discard!r}")
     # Medium and easy: the plain suit cards (no kings) go, up to eight, and
     # as many personal cards are picked up unseen.  Easy would allow tarocks
@@ -190,7 +242,7 @@ def deal_as_dealt(rng: random.Random, discard: str = "classic") -> Dealt:
         plain = hands[seat] & ~TAROCKS & ~KEPT
         count = min(DISCARD_SIZE, plain.bit_count())
         discards.append(choose_discard(hands[seat], count, rng))
-        picked.append(mask_of(rng.sample(sorted(cards_of(personal[seat])), count)))
+        picked.append(mask_of(sample(sorted(cards_of(personal[seat])), count, rng)))
     return Dealt(
         tuple(talon),
         (hands[0], hands[1]),
@@ -200,17 +252,50 @@ def deal_as_dealt(rng: random.Random, discard: str = "classic") -> Dealt:
     )
 
 
-def choose_contract(dealt: Dealt) -> tuple[Seat, str]:
+def choose_contract(dealt: Dealt, contract: str | None = None, declarer: Seat | None = None) -> tuple[Seat, str]:
     """The declarer and contract of the auction by rule of thumb: the
-    stronger hand (:func:`hand_strength`) bids by :func:`bid`; the
-    forehand speaks first, so he keeps the game on equal strength."""
-    strengths = [hand_strength(dealt.held(seat)) for seat in SEATS]
-    declarer: Seat = DEALER if strengths[DEALER] > strengths[FOREHAND] else FOREHAND
-    return declarer, bid(strengths[declarer])
+    stronger hand (:func:`hand_strength`) declares, the forehand on equal
+    strength (he speaks first and keeps the game), and bids by :func:`bid`.
+    A fixed ``declarer`` declares whatever his strength; a fixed
+    ``contract`` is what the declarer plays.
+
+    >>> dealt = deal_as_dealt(random.Random(3))
+    >>> choose_contract(dealt), choose_contract(dealt, declarer=FOREHAND), choose_contract(dealt, "solo")
+    ((1, 'zweiblatt'), (0, 'dreiblatt'), (1, 'solo'))
+    """
+    if contract is not None and contract not in CONTRACTS:
+        raise DealingError(f"unknown contract {contract!r}")
+    if declarer is None:
+        strengths = [hand_strength(dealt.held(seat)) for seat in SEATS]
+        declarer = DEALER if strengths[DEALER] > strengths[FOREHAND] else FOREHAND
+    elif declarer not in SEATS:
+        raise DealingError(f"unknown seat {declarer!r}")
+    return declarer, contract if contract is not None else bid(hand_strength(dealt.held(declarer)))
 
 
-def deal_game(rng: random.Random) -> Deal:
-    """A whole deal at trick 1, from shuffle to talon exchange.
+def deal_bid(
+    rng: random.Random, contract: str | None = None, declarer: Seat | None = None, discard: str = "classic"
+) -> DealtFile:
+    """A deal as dealt under the ``discard`` variant, with the declarer and
+    contract of the auction (:func:`choose_contract`, ``contract`` and
+    ``declarer`` fixing them) and his talon exchange (:func:`choose_exchange`):
+    the file ``kosolve deal --dealt`` writes.
+
+    >>> file = deal_bid(random.Random(3))
+    >>> file.contract, file.declarer, file.play_deal() == deal_game(random.Random(3))
+    ('zweiblatt', 1, True)
+    """
+    dealt = deal_as_dealt(rng, discard)
+    declarer, contract = choose_contract(dealt, contract, declarer)
+    exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
+    return DealtFile(dealt, contract, declarer, exchange, discard=discard)
+
+
+def deal_game(
+    rng: random.Random, contract: str | None = None, declarer: Seat | None = None, discard: str = "classic"
+) -> Deal:
+    """A whole deal at trick 1, from shuffle to talon exchange
+    (:func:`deal_bid` played).
 
     >>> from kosolve.model.game import seat_name
     >>> deal = deal_game(random.Random(3))
@@ -218,21 +303,23 @@ def deal_game(rng: random.Random) -> Deal:
     ('zweiblatt', 'dealer')
     >>> [p.bit_count() for p in deal.piles]  # 8 + 4 talon cards left, 8 + 2 laid away
     [12, 10]
+    >>> deal_game(random.Random(3), "solo", FOREHAND).contract
+    'solo'
     """
-    dealt = deal_as_dealt(rng)
-    declarer, contract = choose_contract(dealt)
-    exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
-    return dealt.play_deal(contract, declarer, exchange)
+    return deal_bid(rng, contract, declarer, discard).play_deal()
 
 
-def deal_games(n: int, seed: int) -> list[Deal]:
-    """``n`` deals, the same for the same ``seed``.
+def deal_games(
+    n: int, seed: int, contract: str | None = None, declarer: Seat | None = None, discard: str = "classic"
+) -> list[Deal]:
+    """``n`` deals, the same for the same ``seed`` (and the same fixed
+    contract, declarer and discard variant).
 
     >>> deal_games(2, seed=5) == deal_games(2, seed=5)
     True
     """
     rng = random.Random(seed)
-    return [deal_game(rng) for _ in range(n)]
+    return [deal_game(rng, contract, declarer, discard) for _ in range(n)]
 
 
 def random_ending(rng: random.Random, max_tricks: int) -> Deal:
@@ -267,6 +354,7 @@ def random_ending(rng: random.Random, max_tricks: int) -> Deal:
 
 
 def _random_card(position: Position, rng: random.Random) -> Card:
-    card: Card = rng.choice(list(position.legal_moves))
+    moves = list(position.legal_moves)
+    card: Card = moves[below(rng, len(moves))]
     position.push(card)
     return card

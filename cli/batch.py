@@ -1,0 +1,179 @@
+"""``kosolve batch``: many deals solved on every core or on a Dask cluster
+(:mod:`kosolve.batch`), into a resumable results file, and summarised."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+from typing import Final
+
+import click
+
+from kosolve.analysis.pool import JobsError
+from kosolve.analysis.report import Options
+from kosolve.batch.cluster import DEFAULT_CHUNK, ClusterError, cluster
+from kosolve.batch.results import ResultsError, WriteError, read_results
+from kosolve.batch.runner import Answerer, Batch, BatchRun, Record, local
+from kosolve.batch.source import DealSource, SourceError
+from kosolve.batch.summary import render_summary, summarise
+from kosolve.batch.tasks import Question
+from kosolve.cli.errors import InputError
+from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.model.game import Rules
+
+FAILED: Final = 1
+"""The exit status when some deal's record is an error."""
+
+
+class _Progress:
+    """The progress bar's text after the count: deals a second so far."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.done = 0
+
+    def __call__(self, _: object) -> str:
+        elapsed = time.perf_counter() - self.start
+        return f"{self.done / elapsed:.1f} deals/s" if self.done and elapsed > 0 else ""
+
+
+def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
+    if quiet or not batch.todo:
+        return batch.run(answers)
+    progress = _Progress()
+    with click.progressbar(
+        length=batch.todo, label="solving", file=sys.stderr, show_pos=True, item_show_func=progress
+    ) as bar:
+
+        def advance(_: Record) -> None:
+            progress.done += 1
+            bar.update(1)
+
+        return batch.run(answers, advance)
+
+
+@click.command("batch", short_help="Solve many deals on every core or a Dask cluster, resumably.")
+@click.argument("deals", metavar="DEALS", required=False, type=click.Path(readable=False))
+@click.option(
+    "-o",
+    "--output",
+    "results",
+    metavar="RESULTS.jsonl",
+    required=True,
+    type=click.Path(dir_okay=False, readable=False),
+    help="The results file: one JSON object a line. If it exists, the batch resumes it.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Worker processes on this machine, one solver each  [default: every core]",
+)
+@click.option("--dask", "address", metavar="ADDRESS", help="Run on the Dask cluster whose scheduler is ADDRESS.")
+@click.option(
+    "--chunk",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help=f"With --dask: deals a task  [default: {DEFAULT_CHUNK}]",
+)
+@click.option(
+    "--feasibility", is_flag=True, help="Also say which birds, Valat and point targets each player can force."
+)
+@click.option("--postmortem", is_flag=True, help="Also judge every card of a deal's play.")
+@click.option(
+    "--score/--no-score",
+    default=None,
+    help="Solve for the net game points too, as kosolve solve does (by default on for a deal with announcements).",
+)
+@click.option(
+    "--exchange",
+    is_flag=True,
+    help="Deals as dealt: the exchange table, par and the declared bid's cost (kosolve exchange), not the play.",
+)
+@click.option("--summary-only", is_flag=True, help="Solve nothing: print the summary of the results file.")
+@json_option
+@tt_mb_option
+@quiet_option("No progress bar.")
+@rules_options
+def batch_command(
+    deals: str | None,
+    results: str,
+    jobs: int | None,
+    address: str | None,
+    chunk: int | None,
+    feasibility: bool,
+    postmortem: bool,
+    score: bool | None,
+    exchange: bool,
+    summary_only: bool,
+    as_json: bool,
+    tt_mb: float,
+    quiet: bool,
+    rules: Rules,
+) -> None:
+    """Solve every deal of DEALS, a file of deal lines (one deal file a
+    line, as kosolve deal writes them) or a folder of deal files (*.json),
+    into RESULTS.jsonl: one line a deal, its "line" (from 1) or "file" and
+    its "report", the object kosolve --json prints for it (kosolve exchange
+    --json with --exchange; docs/batch.md).  By default each report has the
+    value and every first card's value.  A bad deal gets an error record, {"line": 17,
+    "error": "..."}, and the batch goes on; the exit status is then 1.
+
+    Each result is on the disk as soon as it is finished.  Interrupted
+    (Ctrl-C, a kill, a crash), the same command again resumes: it keeps
+    every complete line, drops a torn last one, and solves only the deals
+    not in the file.  At the end it prints a summary (--json: as JSON).
+
+    \b
+    Examples:
+      kosolve deal --seed 1 -n 1000 > deals.jsonl
+      kosolve batch deals.jsonl -o results.jsonl
+      kosolve batch deals.jsonl -o results.jsonl --feasibility --jobs 2
+      kosolve batch deals.jsonl -o results.jsonl --dask tcp://scheduler:8786
+      kosolve batch --summary-only -o results.jsonl
+    """
+    if summary_only:
+        if deals is not None:
+            raise click.UsageError("--summary-only reads the results file alone: give no DEALS")
+        _finish(results, None, as_json)
+        return
+    if deals is None:
+        raise click.UsageError("Missing argument 'DEALS'")
+    if address is not None and jobs is not None:
+        raise click.UsageError("--jobs runs on this machine, --dask on a cluster: give one")
+    if chunk is not None and address is None:
+        raise click.UsageError("--chunk is the size of a Dask task: it needs --dask")
+    if os.path.exists(results) and os.path.exists(deals) and os.path.samefile(results, deals):
+        raise click.UsageError(f"--output {results} is the deals' own file")
+    options = Options(rules=rules, feasibility=feasibility, postmortem=postmortem, score=score)
+    question = Question("exchange" if exchange else "analyse", options)
+    try:
+        batch = Batch(DealSource(deals), question, results)
+        with contextlib.ExitStack() as stack:
+            answers = (
+                local(jobs, tt_mb)
+                if address is None
+                else stack.enter_context(cluster(address, tt_mb, chunk or DEFAULT_CHUNK))
+            )
+            run = _run(batch, answers, quiet)
+    except (SourceError, ResultsError) as error:
+        raise InputError(str(error)) from None
+    except (ClusterError, JobsError, WriteError) as error:
+        raise click.ClickException(str(error)) from None
+    _finish(results, run, as_json)
+
+
+def _finish(results: str, run: BatchRun | None, as_json: bool) -> None:
+    """Print the summary of the whole results file; exit 1 when a deal failed."""
+    try:
+        records = read_results(results)
+    except ResultsError as error:
+        raise InputError(str(error)) from None
+    summary = summarise(records, run)
+    click.echo(json.dumps(summary.to_json()) if as_json else render_summary(summary))
+    if summary.failed:
+        click.echo(f"note: {summary.failed} deal(s) failed: their records in {results} say why", err=True)
+        click.get_current_context().exit(FAILED)

@@ -1,0 +1,133 @@
+"""``kosolve deal``: realistic deals as JSON Lines, the same for a seed on
+every machine and Python version, readable back as the deals they are."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from kosolve.cli.main import cli
+from kosolve.model.deal import parse_deal
+from kosolve.model.dealt_file import parse_dealt_file
+from kosolve.model.game import CONTRACTS, DISCARD_VARIANTS, FOREHAND, SEAT_NAMES, Rules
+from kosolve.tools.dealing import choose_contract, deal_as_dealt, deal_bid, deal_games, hand_strength
+
+# Pinned: these deals were made once and must never change.  A change of
+# the dealing procedure that moves them is a new seed meaning, which the
+# users who share seeds must be told of.
+PINNED_SHA256 = "ea7e9e6f2a03689bdfb46b44960a8756e7214610449179fbeee5df43b137a7e3"
+PINNED = [
+    ("einblatt", "dealer", ["XIX", "XVII", "XV", "XIII"], ["DC", "D1", "D4"]),
+    ("dreiblatt", "dealer", ["XXI", "XX", "XIX", "XIV"], ["HC", "H3", "DQ"]),
+    ("dreiblatt", "forehand", ["XXI", "XVII", "XIV", "XIII"], ["XX", "HQ", "H2"]),
+    ("zweiblatt", "dealer", ["Sk", "XVI", "XV", "XIII"], ["HQ", "HC", "H1"]),
+    ("dreiblatt", "dealer", ["Sk", "XVIII", "XVI", "XIII"], ["HJ", "H2", "H3"]),
+]
+
+
+def deal_lines(*args: str) -> list[str]:
+    result = CliRunner().invoke(cli, ["deal", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+def test_a_seed_gives_the_pinned_deals() -> None:
+    lines = deal_lines("--seed", "2026", "-n", "5")
+    assert hashlib.sha256("".join(line + "\n" for line in lines).encode()).hexdigest() == PINNED_SHA256
+    for line, (contract, declarer, forehand, dealer_pile) in zip(lines, PINNED, strict=True):
+        data = json.loads(line)
+        assert (data["contract"], data["declarer"]) == (contract, declarer)
+        assert data["hands"]["forehand"][:4] == forehand
+        assert data["piles"]["dealer"][:3] == dealer_pile
+
+
+def test_the_lines_are_the_library_deals() -> None:
+    lines = deal_lines("--seed", "9", "-n", "20")
+    # A play file does not say which pile cards were a seat's own discards
+    # (--dealt does).
+    expected = [replace(deal, own_discards=None) for deal in deal_games(20, seed=9)]
+    assert [parse_deal(json.loads(line), "line") for line in lines] == expected
+
+
+def test_no_random_method_whose_output_python_may_change() -> None:
+    # The dealer draws only through random() and getrandbits(): a generator
+    # that has nothing else still deals.
+    class Minimal(random.Random):
+        def shuffle(self, *args: object, **kwargs: object) -> None:
+            raise AssertionError("shuffle")
+
+        def choice(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+            raise AssertionError("choice")
+
+        def sample(self, *args: object, **kwargs: object) -> list[object]:  # type: ignore[override]
+            raise AssertionError("sample")
+
+        def randrange(self, *args: object, **kwargs: object) -> int:
+            raise AssertionError("randrange")
+
+    for variant in DISCARD_VARIANTS:
+        assert deal_bid(Minimal(3), discard=variant) == deal_bid(random.Random(3), discard=variant)
+
+
+@pytest.mark.parametrize("variant", DISCARD_VARIANTS)
+def test_dealt_lines_read_back_as_deals_as_dealt_with_their_bid(variant: str) -> None:
+    lines = deal_lines("--seed", "4", "-n", "10", "--dealt", "--discard", variant)
+    rules = Rules(discard=variant)
+    rng = random.Random(4)
+    for line in lines:
+        file = parse_dealt_file(json.loads(line), "line", rules=rules)
+        assert file == deal_bid(rng, discard=variant)
+        assert file.declared is not None
+        assert parse_deal(json.loads(line), "line", rules=rules) == file.play_deal()
+
+
+def test_contract_and_declarer_are_fixed() -> None:
+    for contract in CONTRACTS:
+        for seat in SEAT_NAMES:
+            for line in deal_lines("--seed", "5", "-n", "6", "--contract", contract, "--declarer", seat):
+                data = json.loads(line)
+                assert (data["contract"], data["declarer"]) == (contract, seat)
+                deal = parse_deal(data, "line")
+                assert deal.piles is not None
+                assert deal.piles[deal.declarer].bit_count() == 8 + {"dreiblatt": 3, "zweiblatt": 2}.get(
+                    contract, 0
+                ) + (contract == "einblatt")
+
+
+def test_a_fixed_declarer_bids_by_his_own_strength() -> None:
+    for seed in range(30):
+        dealt = deal_as_dealt(random.Random(seed))
+        declarer, contract = choose_contract(dealt, declarer=FOREHAND)
+        assert declarer == FOREHAND
+        assert contract == choose_contract(dealt, declarer=FOREHAND, contract=None)[1]
+        stronger, _ = choose_contract(dealt)
+        strengths = [hand_strength(dealt.held(seat)) for seat in (0, 1)]
+        assert strengths[stronger] == max(strengths)
+
+
+def test_zero_deals_print_nothing() -> None:
+    assert deal_lines("--seed", "1", "-n", "0") == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-n", "3"], "--seed"),
+        (["--seed", "x"], "--seed: 'x' is not a valid integer"),
+        (["--seed", "-5"], "--seed"),
+        (["--seed", "1", "-n", "-1"], "-n"),
+        (["--seed", "1", "--contract", "grand"], "--contract"),
+        (["--seed", "1", "--declarer", "north"], "--declarer"),
+    ],
+)
+def test_bad_options_are_one_line_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["deal", *args])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
