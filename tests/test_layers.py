@@ -1,5 +1,5 @@
 """The package's layers import only downward: model ← engine ← analysis ←
-render, tools ← cli.  Read from the source (Python imports and Cython
+sampling ← render, tools ← cli.  Read from the source (Python imports and Cython
 cimports), so that a wrong import fails here before it tangles the code."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Final
 import pytest
 
 ROOT: Final = Path(__file__).resolve().parent.parent
-LAYERS: Final = {"model": 0, "engine": 1, "analysis": 2, "render": 3, "tools": 3, "cli": 4}
+LAYERS: Final = {"model": 0, "engine": 1, "analysis": 2, "sampling": 3, "render": 4, "tools": 4, "cli": 6}
 """Each subpackage's height; a module may import its own layer and lower ones."""
 BASE: Final = ("kosolve", "kosolve._version")
 """The package root, which every layer may import (the version)."""
