@@ -19,15 +19,16 @@ solved or printed; any problem is a :class:`DealFileError`, one line.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import IO, Final
 
 from kosolve.analysis.report import Options, OptionsError, check
 from kosolve.cli.errors import InputError
-from kosolve.model.deal import Deal, DealError, load_deal, read_deal, read_json
+from kosolve.model.deal import DEALT_KEY, Deal, DealError, load_deal, load_json, parse_deal, read_deal, read_json
 from kosolve.model.dealt_file import DealtFile, load_dealt_file, parse_dealt_file
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
+from kosolve.model.view import SeatView, ViewError, load_view, read_view
 
 STDIN: Final = "-"
 """The file argument that stands for the standard input."""
@@ -85,4 +86,29 @@ def load_dealt(file: str, rules: Rules) -> tuple[str, DealtFile]:
         raise DealFileError(str(error)) from None
 
 
-__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals", "load_dealt"]
+def load_any_deal(file: str, rules: Rules) -> tuple[str, Deal | None, DealtFile | None]:
+    """The name shown for ``file``, and what it holds: a play file's deal,
+    or a deal as dealt (with its play deal when it names a contract,
+    declarer and exchange)."""
+    name = STDIN_NAME if file == STDIN else file
+    try:
+        data = read_json(_stdin(), STDIN_NAME) if file == STDIN else load_json(file)
+        if isinstance(data, Mapping) and DEALT_KEY in data:
+            dealt = parse_dealt_file(data, name, rules=rules)
+            played = dealt.play_deal() if dealt.exchange is not None and dealt.contract is not None else None
+            return name, played, dealt
+        return name, parse_deal(data, name, rules=rules), None
+    except DealError as error:
+        raise DealFileError(str(error)) from None
+
+
+def load_seat_view(file: str) -> tuple[str, SeatView]:
+    """The name shown for ``file`` (``-`` too) and the seat view in it."""
+    name = STDIN_NAME if file == STDIN else file
+    try:
+        return name, read_view(_stdin(), STDIN_NAME) if file == STDIN else load_view(file)
+    except ViewError as error:
+        raise DealFileError(str(error)) from None
+
+
+__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_any_deal", "load_deals", "load_dealt", "load_seat_view"]

@@ -18,7 +18,9 @@ from kosolve import __version__
 from kosolve.cli.bench import bench_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
 from kosolve.cli.exchange import exchange_command
+from kosolve.cli.odds import odds_command
 from kosolve.cli.solve import solve_command
+from kosolve.cli.view import view_command
 
 DEFAULT_COMMAND: Final = "solve"
 
@@ -52,6 +54,8 @@ class DefaultCommandGroup(click.Group):
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")
         formatter.write_usage(ctx.command_path, "exchange [OPTIONS] DEALT.json", prefix="       ")
+        formatter.write_usage(ctx.command_path, "odds [OPTIONS] VIEW.json", prefix="       ")
+        formatter.write_usage(ctx.command_path, "view [OPTIONS] DEAL.json --seat SEAT", prefix="       ")
         formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
 
 
@@ -106,6 +110,8 @@ def cli() -> None:
 
 cli.add_command(solve_command)
 cli.add_command(exchange_command)
+cli.add_command(odds_command)
+cli.add_command(view_command)
 cli.add_command(bench_command)
 
 

@@ -160,8 +160,8 @@ class SeatView:
     @property
     def other_pile_size(self) -> int:
         """How many cards the other's pile holds at trick 1: the piles'
-        22 less this player's."""
-        return PACK_PILES - self.pile.bit_count()
+        22 less this player's; before the auction his 8 discards."""
+        return DISCARD_SIZE if self.before_auction else PACK_PILES - self.pile.bit_count()
 
     def played(self) -> tuple[Played, ...]:
         """The play card by card, with who played each."""
