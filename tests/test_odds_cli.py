@@ -6,6 +6,7 @@ exit 2."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +141,20 @@ def test_view_refuses_in_one_line(args: tuple[str, ...], message: str) -> None:
     result = run("view", *args)
     assert result.exit_code == 2, result.output
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr
+
+
+def documented_keys() -> set[str]:
+    """The keys the JSON table of docs/odds.md describes."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "odds.md").read_text()
+    section = text.split("## The JSON", 1)[1].split("\n## ", 1)[0]
+    keys: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            keys |= set(re.findall(r"`(\w+)`", line.split("|")[1]))
+    return keys
+
+
+def test_docs_describe_every_key_of_the_json() -> None:
+    after = odds_json("--jobs", "1", VIEW)
+    before = odds_json("--samples", "1", "--jobs", "1", AUCTION)
+    assert set(after) == set(before) == documented_keys()
