@@ -27,7 +27,7 @@ def late_views(count: int, seed: int, most: int = 120) -> list[SeatView]:
     """Views with the viewer to move, three or four tricks from the end,
     allowing 2 to ``most`` worlds."""
     rng = random.Random(seed)
-    found = []
+    found: list[SeatView] = []
     while len(found) < count:
         view, _ = random_view(rng, cards=rng.randrange(24, 27))
         if view.to_move == view.view and 2 <= world_space(view).worlds <= most:
@@ -94,7 +94,8 @@ def test_the_best_card_is_the_viewer_side_best() -> None:
         means = {c.card: c.thirds.mean for c in result.cards}
         declaring = view.view == view.declarer
         best = max(means.values()) if declaring else min(means.values())
-        assert means[result.best_card_by_mean()] == best
+        chosen = result.best_card_by_mean()
+        assert chosen is not None and means[chosen] == best
 
 
 def sampled_view() -> SeatView:

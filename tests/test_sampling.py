@@ -49,7 +49,7 @@ def small_views(count: int, low: int, high: int, seed: int) -> list[SeatView]:
     """``count`` views with ``low`` to ``high`` consistent worlds, late in
     play so that few cards are unseen."""
     rng = random.Random(seed)
-    found = []
+    found: list[SeatView] = []
     while len(found) < count:
         view, _ = random_view(rng, cards=rng.randrange(18, 30))
         if low <= world_space(view).worlds <= high:

@@ -222,7 +222,7 @@ def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool]) -> WorldValu
     )
     report = analyser.analyse(deal, options)
     table = report.feasibility
-    feasible = ()
+    feasible: tuple[tuple[Seat, str, bool], ...] = ()
     if table is not None:
         feasible = tuple((seat, name, bool(table.feasible(seat, name))) for seat in SEATS for name in GOAL_NAMES)
     return WorldValue(report.solution.thirds, tuple((m.card, m.thirds) for m in report.solution.moves), feasible)
