@@ -67,9 +67,9 @@ def odds_command(
 
     \b
     Examples:
-      kosolve odds examples/view.json
+      kosolve odds examples/views/trick4.json
       kosolve odds --samples 1000 --seed 7 --jobs 2 view.json
-      kosolve odds --json examples/view-auction.json
+      kosolve odds --json examples/views/auction.json
       kosolve view examples/played.json --seat dealer --at 4 | kosolve odds -
     """
     name, view = load_seat_view(file)

@@ -27,11 +27,14 @@ MODULES = [
     "kosolve.sampling.worlds",
     "kosolve.sampling.odds",
     "kosolve.render.text",
+    "kosolve.render.odds",
     "kosolve.tools.dealing",
     "kosolve.tools.reference",
     "kosolve.tools.bench",
+    "kosolve.tools.bench_odds",
     "kosolve.cli.main",
     "kosolve.cli.options",
+    "kosolve.cli.view",
 ]
 
 

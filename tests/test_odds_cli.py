@@ -19,8 +19,8 @@ from kosolve.model.game import DEALER
 from kosolve.model.view import parse_view, view_of
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-VIEW = str(EXAMPLES / "view.json")
-AUCTION = str(EXAMPLES / "view-auction.json")
+VIEW = str(EXAMPLES / "views" / "trick4.json")
+AUCTION = str(EXAMPLES / "views" / "auction.json")
 PLAYED = str(EXAMPLES / "played.json")
 KEYS = {"file", "format", "view", "to_move", "worlds", "exact", "samples", "mean_thirds", "p_win", "cards",
         "feasible", "contracts"}  # fmt: skip
@@ -158,3 +158,20 @@ def test_docs_describe_every_key_of_the_json() -> None:
     after = odds_json("--jobs", "1", VIEW)
     before = odds_json("--samples", "1", "--jobs", "1", AUCTION)
     assert set(after) == set(before) == documented_keys()
+
+
+def test_bench_odds_adds_its_section(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kosolve.tools.bench_odds as bench_odds
+
+    real = bench_odds.run_odds_bench
+    monkeypatch.setattr(
+        bench_odds, "run_odds_bench", lambda **kw: real(play_samples=3, auction_samples=1, jobs=(1,), **kw)
+    )
+    result = run(
+        "bench", "--deals", "0", "--endings", "0", "--postmortems", "0", "--no-goals", "--odds", "--json", "-q"
+    )
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.stdout)["odds"]["runs"]
+    assert [(r["kind"], r["samples"], r["jobs"]) for r in runs] == [("trick 1", 3, 1), ("before the auction", 1, 1)]
+    text = run("bench", "--deals", "0", "--endings", "0", "--postmortems", "0", "--no-goals", "--odds", "-q")
+    assert "Odds from one seat" in text.stdout and "same numbers for every job count: yes" in text.stdout

@@ -28,8 +28,8 @@ from kosolve.model.view import (
 )
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-VIEW = json.loads((EXAMPLES / "view.json").read_text())
-AUCTION = json.loads((EXAMPLES / "view-auction.json").read_text())
+VIEW = json.loads((EXAMPLES / "views" / "trick4.json").read_text())
+AUCTION = json.loads((EXAMPLES / "views" / "auction.json").read_text())
 
 
 def test_views_of_real_deals_read_back_as_written() -> None:
@@ -41,7 +41,7 @@ def test_views_of_real_deals_read_back_as_written() -> None:
 
 
 def test_the_play_knows_who_played_each_card_and_who_is_to_move() -> None:
-    view = load_view(EXAMPLES / "view.json")
+    view = load_view(EXAMPLES / "views" / "trick4.json")
     seats = [p.seat for p in view.played()]
     assert seats == [FOREHAND, DEALER, FOREHAND, DEALER, DEALER, FOREHAND, DEALER]
     assert view.to_move == FOREHAND

@@ -125,7 +125,7 @@ def _walk(leader: Seat, play: Sequence[Card]) -> tuple[Played, ...]:
 class SeatView:
     """What the player in seat ``view`` knows (see the module text).
 
-    >>> view = load_view("examples/view.json")
+    >>> view = load_view("examples/views/trick4.json")
     >>> view.before_auction, seat_name(view.view), seat_name(view.to_move)
     (False, 'forehand', 'forehand')
     """
@@ -319,7 +319,7 @@ def view_to_json(view: SeatView) -> dict[str, object]:
     """The view file object of ``view``, with canonical names; it reads back
     as the same view.
 
-    >>> view = load_view("examples/view.json")
+    >>> view = load_view("examples/views/trick4.json")
     >>> parse_view(view_to_json(view), "copy") == view
     True
     """

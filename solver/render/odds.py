@@ -7,7 +7,7 @@ itself.
 
 >>> from kosolve.model.view import load_view
 >>> from kosolve.sampling.odds import odds
->>> text = render_odds("view.json", odds(load_view("examples/view.json"), 50, jobs=1), Style(unicode=False))
+>>> text = render_odds("view.json", odds(load_view("examples/views/trick4.json"), 50, jobs=1), Style(unicode=False))
 >>> print(text.splitlines()[0])
 view.json: the forehand's view; zweiblatt, declarer forehand
 """

@@ -19,12 +19,12 @@ its order, which decides the talon choices) are all unseen; his face-down
 discards are plain suit cards other than kings, as above.
 
 >>> from kosolve.model.view import load_view
->>> space = world_space(load_view("examples/view.json"))
+>>> space = world_space(load_view("examples/views/trick4.json"))
 >>> space.worlds, space.pile_free, hand_names(space.flexible)
 (45, 8, ['HQ', 'HC', 'HJ', 'H1', 'DQ', 'D4', 'CC', 'C10', 'C9', 'C7'])
 >>> hand_names(space.pile_only)  # seen there, or spades: the dealer trumped S10
 ['XI', 'SQ', 'SC', 'S7']
->>> worlds = list(sample_worlds(load_view("examples/view.json"), 2, seed=1))
+>>> worlds = list(sample_worlds(load_view("examples/views/trick4.json"), 2, seed=1))
 >>> [hand_names(world.hands[1] & space.flexible) for world in worlds]
 [['C10', 'C7'], ['DQ', 'C9']]
 """
