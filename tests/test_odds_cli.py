@@ -175,3 +175,13 @@ def test_bench_odds_adds_its_section(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [(r["kind"], r["samples"], r["jobs"]) for r in runs] == [("trick 1", 3, 1), ("before the auction", 1, 1)]
     text = run("bench", "--deals", "0", "--endings", "0", "--postmortems", "0", "--no-goals", "--odds", "-q")
     assert "Odds from one seat" in text.stdout and "same numbers for every job count: yes" in text.stdout
+
+
+def test_a_hand_played_out_has_one_world_and_nothing_left_to_force() -> None:
+    view = run("view", str(EXAMPLES / "played-out.json"), "--seat", "dealer")
+    assert view.exit_code == 0, view.output
+    data = odds_json("--jobs", "1", "-", input=view.stdout)
+    assert data["worlds"] == 1 and data["exact"] and data["to_move"] is None
+    assert data["feasible"] is None and data["cards"] == []
+    text = run("odds", "-q", "--jobs", "1", "-", input=view.stdout).stdout
+    assert "1 world fits the view" in text and "Can still be forced" not in text

@@ -86,6 +86,8 @@ def _play_lines(view: SeatView, style: Style) -> list[str]:
 
 def _worlds_line(result: Odds) -> str:
     if result.exact:
+        if result.worlds == 1:
+            return "1 world fits the view: solved, so the figures are exact."
         return f"{result.worlds:,} worlds fit the view: every one solved, so the figures are exact."
     return (
         f"{result.samples:,} of the {result.worlds:,} worlds that fit the view, drawn at random (seed {result.seed});"
@@ -112,6 +114,8 @@ def _play_odds_lines(result: Odds, style: Style) -> list[str]:
             rows.append([card_name(card.card), f"{card.thirds.mean / 3:.2f}", _interval(card.thirds, 3, 2),
                          _percent(card.p_win), ", ".join(notes)])  # fmt: skip
         lines += _columns(rows, indent="    ")
+    if not result.feasible:
+        return lines
     lines += ["", "Can still be forced, share of the worlds:"]
     rows = [["", *(seat_name(seat) for seat in SEATS)]]
     names = list(dict.fromkeys(name for _, name, _ in result.feasible))

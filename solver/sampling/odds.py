@@ -162,7 +162,9 @@ class Odds:
         return max(self.cards, key=lambda c: sign * key(c)).card
 
     def feasible_json(self) -> dict[str, dict[str, float]] | None:
-        if self.view.before_auction:
+        """The shares of :attr:`feasible` by seat; None before the auction
+        and when the hand is over."""
+        if not self.feasible:
             return None
         return {seat_name(s): {g: _round(p) for seat, g, p in self.feasible if seat == s} for s in SEATS}
 
@@ -292,8 +294,11 @@ def _play_odds(view: SeatView, worlds: int, exact: bool, seed: int, rules: Rules
         for card in hand_cards(mask_of(c for c, _ in values[0].moves)):
             after = [dict(v.moves)[card] for v in values]
             cards.append(CardOdds(card, estimate(after, exact), sum(t >= win for t in after) / n))
+    # A finished hand has nothing left to force (no table): none is given.
     made = [{(seat, name): forced for seat, name, forced in v.feasible} for v in values]
-    feasible = tuple((seat, name, sum(m[(seat, name)] for m in made) / n) for seat in SEATS for name in GOAL_NAMES)
+    feasible = tuple(
+        (seat, name, sum(m[(seat, name)] for m in made) / n) for seat in SEATS for name in GOAL_NAMES if all(made)
+    )
     thirds = [v.thirds for v in values]
     return Odds(
         view=view,
