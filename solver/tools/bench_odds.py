@@ -16,6 +16,7 @@ processes' start included, and the numbers of the runs must agree.
 from __future__ import annotations
 
 import random
+import resource
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,11 +46,18 @@ class OddsTiming:
     worlds: int
     jobs: int
     seconds: float
+    cpu_seconds: float
+    """The processor time of this process and its workers: what the run
+    cost, whatever else the machine was doing."""
     target_s: float
 
     @property
     def samples_per_second(self) -> float:
         return self.samples / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def samples_per_cpu_second(self) -> float:
+        return self.samples / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -58,7 +66,9 @@ class OddsTiming:
             "worlds": self.worlds,
             "jobs": self.jobs,
             "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
             "samples_per_second": self.samples_per_second,
+            "samples_per_cpu_second": self.samples_per_cpu_second,
             "target_s": self.target_s,
         }
 
@@ -76,16 +86,19 @@ class OddsBenchReport:
     def format(self) -> str:
         """The section of ``kosolve bench --odds``.
 
-        >>> print(OddsBenchReport(1, (OddsTiming("trick 1", 10, 20, 2, 2.0, 10.0),), True).format())
-        Odds from one seat (samples solved, wall time with the workers' start; target on 2 cores):
-          trick 1               10 of          20 worlds, 2 jobs:     2.00 s, 5.0 samples/s (target 10 s)
-          same numbers for every job count: yes
+        >>> text = OddsBenchReport(1, (OddsTiming("trick 1", 10, 20, 2, 2.0, 4.0, 10.0),), True).format()
+        >>> print(text.splitlines()[1].split(":", 1)[1])
+             2.00 s, 5.0 samples/s; cpu 4.00 s, 2.5 samples/cpu-s (target 10 s)
         """
-        lines = ["Odds from one seat (samples solved, wall time with the workers' start; target on 2 cores):"]
+        lines = [
+            "Odds from one seat (samples solved; wall time with the workers' start, and processor time;"
+            " target on 2 cores):"
+        ]
         for t in self.timings:
             lines.append(
                 f"  {t.kind:18}{t.samples:>6} of {t.worlds:>11,} worlds, {t.jobs} job{'s' if t.jobs > 1 else ' '}:"
-                f" {t.seconds:8.2f} s, {t.samples_per_second:.1f} samples/s (target {t.target_s:g} s)"
+                f" {t.seconds:8.2f} s, {t.samples_per_second:.1f} samples/s;"
+                f" cpu {t.cpu_seconds:.2f} s, {t.samples_per_cpu_second:.1f} samples/cpu-s (target {t.target_s:g} s)"
             )
         lines.append(f"  same numbers for every job count: {'yes' if self.agree else 'NO <-- DISAGREEMENT'}")
         return "\n".join(lines)
@@ -102,6 +115,13 @@ def play_view(rng: random.Random, samples: int) -> SeatView:
         view = view_of(dealt.play_deal(contract, declarer, exchange), FOREHAND, taken=mask_of(exchange.take))
         if world_space(view).worlds >= samples:
             return view
+
+
+def _cpu_seconds() -> float:
+    """This process's processor time and that of its finished children
+    (the pool's workers, once it has stopped them)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def run_odds_bench(
@@ -125,11 +145,11 @@ def run_odds_bench(
     for kind, view, samples, target in views:
         results: list[Odds] = []
         for count in jobs:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _cpu_seconds()
             result = odds(view, samples, seed, count)
-            seconds = time.perf_counter() - start
+            seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
             results.append(result)
-            timings.append(OddsTiming(kind, result.samples, result.worlds, count, seconds, target))
+            timings.append(OddsTiming(kind, result.samples, result.worlds, count, seconds, cpu, target))
             if progress is not None:
                 progress(len(timings), total)
         agree = agree and all(r == results[0] for r in results)
