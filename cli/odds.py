@@ -10,10 +10,10 @@ from typing import Final
 
 import click
 
-from kosolve.analysis.pool import JobsError
 from kosolve.cli.errors import InputError
 from kosolve.cli.loading import load_seat_view
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
 from kosolve.render.odds import render_odds
@@ -75,21 +75,20 @@ def odds_command(
     name, view = load_seat_view(file)
     try:
         worlds = world_space(view).worlds
-    except NoWorldError as error:
+        if view.contract is not None and view.declarer is not None:
+            check_announcements(view.announcements, view.contract, view.declarer, rules)
+    except (NoWorldError, AnnouncementError) as error:
         raise InputError(f"{source_name(name)}: {error}") from None
     total = min(worlds, samples)
-    try:
-        if quiet:
-            result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb)
-        else:
-            with click.progressbar(length=total, label="worlds", file=sys.stderr) as bar:
+    if quiet:
+        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb)
+    else:
+        with click.progressbar(length=total, label="worlds", file=sys.stderr) as bar:
 
-                def progress(done: int, _total: int) -> None:
-                    bar.update(done - bar.pos)
+            def progress(done: int, _total: int) -> None:
+                bar.update(done - bar.pos)
 
-                result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, progress=progress)
-    except JobsError as error:
-        raise InputError(f"--jobs: {error}") from None
+            result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, progress=progress)
     if as_json:
         click.echo(json.dumps({"file": name, **result.to_json()}))
     else:

@@ -96,6 +96,7 @@ def broken_view(tmp_path: Path, **changes: Any) -> str:
         ({"play": ["DK", "DC"]}, "play[1]: trick 1: DC is played by the dealer but lies in the viewer's pile"),
         ({"play": ["XI"]}, "play[0]: trick 1: XI is not in the forehand's hand (the viewer's)"),
         ({"play": ["DK", "D2", "S10", "XX", "H2", "SK"]}, "play[5]: trick 3: SK is illegal on H2"),
+        ({"announcements": [{"by": "dealer", "what": "pagat", "when": "after"}]}, "--defender-announcements"),
     ],
 )
 def test_bad_input_is_one_line_naming_the_field(tmp_path: Path, changes: dict[str, Any], message: str) -> None:

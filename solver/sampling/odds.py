@@ -33,6 +33,7 @@ from kosolve.analysis.goals import TRICK_GOALS
 from kosolve.analysis.pool import WorkerPool
 from kosolve.analysis.report import Analyser, Options
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.model.announcements import check_announcements
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
@@ -256,9 +257,14 @@ def odds(
     world when there are no more), solved on ``jobs`` processes (all cores
     by default), summarised.  ``progress(done, total)`` is called as worlds
     are solved.  Raises :class:`~kosolve.sampling.worlds.NoWorldError`
-    when no world fits the view."""
+    when no world fits the view, and
+    :class:`~kosolve.model.announcements.AnnouncementError` when the rule
+    options do not allow its announcements."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
+    if view.contract is not None and view.declarer is not None:
+        # Refused here once, not by every world in a worker.
+        check_announcements(view.announcements, view.contract, view.declarer, rules)
     space = world_space(view)
     exact = space.worlds <= samples
     worlds = list(sample_worlds(view, samples, seed))
