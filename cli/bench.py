@@ -31,8 +31,8 @@ from kosolve.model.game import TRICKS_PER_GAME
     "--odds",
     "with_odds",
     is_flag=True,
-    help="Also time the odds from one seat: a trick-1 view with 1,000 samples and a view before the auction"
-    " with 200, with 1 job and with 2 (a few minutes).",
+    help="Also time the odds from one seat: a trick-1 view with 1,000 samples (without and with the goals) and a"
+    " view before the auction with 200, with 1 job and with 2 (several minutes).",
 )
 @click.option(
     "--repeat",
@@ -130,7 +130,7 @@ def _odds_bench(quiet: bool) -> Any:
 
     if quiet:
         return run_odds_bench()
-    with click.progressbar(length=4, label="odds", file=sys.stderr) as bar:
+    with click.progressbar(length=6, label="odds", file=sys.stderr) as bar:
 
         def progress(done: int, total: int) -> None:
             bar.length = total

@@ -44,12 +44,26 @@ MAX_SAMPLES: Final = 1_000_000
     metavar="J",
     help="Worker processes (default: every core); the numbers are the same for any J.",
 )
+@click.option(
+    "--feasibility/--no-feasibility",
+    default=True,
+    show_default=True,
+    help="Say how often each player can still force each bird and the Valat (after the play; the dearer part).",
+)
 @json_option
 @tt_mb_option
 @quiet_option("No progress bar.")
 @rules_options
 def odds_command(
-    file: str, samples: int, seed: int, jobs: int | None, as_json: bool, tt_mb: float, quiet: bool, rules: Rules
+    file: str,
+    samples: int,
+    seed: int,
+    jobs: int | None,
+    feasibility: bool,
+    as_json: bool,
+    tt_mb: float,
+    quiet: bool,
+    rules: Rules,
 ) -> None:
     """What one player can expect from what he knows (a seat view,
     docs/views.md): the cards he cannot see are dealt at random in every
@@ -69,6 +83,7 @@ def odds_command(
     Examples:
       kosolve odds examples/views/trick4.json
       kosolve odds --samples 1000 --seed 7 --jobs 2 view.json
+      kosolve odds --no-feasibility view.json   # the cards only, faster
       kosolve odds --json examples/views/auction.json
       kosolve view examples/played.json --seat dealer --at 4 | kosolve odds -
     """
@@ -81,14 +96,16 @@ def odds_command(
         raise InputError(f"{source_name(name)}: {error}") from None
     total = min(worlds, samples)
     if quiet:
-        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb)
+        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility)
     else:
         with click.progressbar(length=total, label="worlds", file=sys.stderr) as bar:
 
             def progress(done: int, _total: int) -> None:
                 bar.update(done - bar.pos)
 
-            result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, progress=progress)
+            result = odds(
+                view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility, progress=progress
+            )
     if as_json:
         click.echo(json.dumps({"file": name, **result.to_json()}))
     else:

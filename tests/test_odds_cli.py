@@ -173,7 +173,11 @@ def test_bench_odds_adds_its_section(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert result.exit_code == 0, result.output
     runs = json.loads(result.stdout)["odds"]["runs"]
-    assert [(r["kind"], r["samples"], r["jobs"]) for r in runs] == [("trick 1", 3, 1), ("before the auction", 1, 1)]
+    assert [(r["kind"], r["samples"], r["jobs"]) for r in runs] == [
+        ("trick 1", 3, 1),
+        ("trick 1 with goals", 3, 1),
+        ("before the auction", 1, 1),
+    ]
     text = run("bench", "--deals", "0", "--endings", "0", "--postmortems", "0", "--no-goals", "--odds", "-q")
     assert "Odds from one seat" in text.stdout and "same numbers for every job count: yes" in text.stdout
 
@@ -186,3 +190,9 @@ def test_a_hand_played_out_has_one_world_and_nothing_left_to_force() -> None:
     assert data["feasible"] is None and data["cards"] == []
     text = run("odds", "-q", "--jobs", "1", "-", input=view.stdout).stdout
     assert "1 world fits the view" in text and "Can still be forced" not in text
+
+
+def test_no_feasibility_leaves_the_goals_out() -> None:
+    data = odds_json("--jobs", "1", "--no-feasibility", VIEW)
+    assert data["feasible"] is None and data["cards"] and data["exact"]
+    assert data["cards"] == odds_json("--jobs", "1", VIEW)["cards"]

@@ -163,8 +163,8 @@ class Odds:
         return max(self.cards, key=lambda c: sign * key(c)).card
 
     def feasible_json(self) -> dict[str, dict[str, float]] | None:
-        """The shares of :attr:`feasible` by seat; None before the auction
-        and when the hand is over."""
+        """The shares of :attr:`feasible` by seat; None before the auction,
+        when the hand is over, and when not asked for."""
         if not self.feasible:
             return None
         return {seat_name(s): {g: _round(p) for seat, g, p in self.feasible if seat == s} for s in SEATS}
@@ -216,12 +216,13 @@ def estimate(values: Sequence[float], exact: bool) -> Estimate:
     return Estimate(mean, (mean - half, mean + half))
 
 
-def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool]) -> WorldValue:
+def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool, bool]) -> WorldValue:
     """The task for one world after the play: its value, each legal card's
-    value when ``moves`` asks, and the trick goals (the feasibility table)."""
-    deal, rules, moves = item
+    value when ``moves`` asks, and the trick goals (the feasibility table)
+    when ``goals`` does."""
+    deal, rules, moves, goals = item
     options = Options(
-        rules=rules, moves=moves, feasibility=True, postmortem=False, score=False, settle=False, declarer_goals=False
+        rules=rules, moves=moves, feasibility=goals, postmortem=False, score=False, settle=False, declarer_goals=False
     )
     report = analyser.analyse(deal, options)
     table = report.feasibility
@@ -251,12 +252,15 @@ def odds(
     *,
     rules: Rules = DEFAULT_RULES,
     tt_mb: float = DEFAULT_BUDGET_MB,
+    feasibility: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> Odds:
     """The odds from ``view``: ``samples`` worlds drawn from ``seed`` (every
     world when there are no more), solved on ``jobs`` processes (all cores
-    by default), summarised.  ``progress(done, total)`` is called as worlds
-    are solved.  Raises :class:`~kosolve.sampling.worlds.NoWorldError`
+    by default), summarised; after the play, the birds and the Valat of
+    both players are searched in each world unless ``feasibility`` is
+    False (they cost more than every card's value at trick 1).
+    ``progress(done, total)`` is called as worlds are solved.  Raises :class:`~kosolve.sampling.worlds.NoWorldError`
     when no world fits the view, and
     :class:`~kosolve.model.announcements.AnnouncementError` when the rule
     options do not allow its announcements."""
@@ -275,7 +279,7 @@ def odds(
             results_b = _collect(pool.imap_unordered(value_contracts, items_b), total, progress)
             return _auction_odds(view, space.worlds, exact, seed, rules, results_b)
         moves = view.to_move == view.view
-        items_a = [(w, rules, moves) for w in worlds if isinstance(w, Deal)]
+        items_a = [(w, rules, moves, feasibility) for w in worlds if isinstance(w, Deal)]
         results_a = _collect(pool.imap_unordered(value_world, items_a), total, progress)
         return _play_odds(view, space.worlds, exact, seed, rules, results_a)
 
@@ -300,7 +304,7 @@ def _play_odds(view: SeatView, worlds: int, exact: bool, seed: int, rules: Rules
         for card in hand_cards(mask_of(c for c, _ in values[0].moves)):
             after = [dict(v.moves)[card] for v in values]
             cards.append(CardOdds(card, estimate(after, exact), sum(t >= win for t in after) / n))
-    # A finished hand has nothing left to force (no table): none is given.
+    # Not asked for, or a finished hand with nothing left to force: none is given.
     made = [{(seat, name): forced for seat, name, forced in v.feasible} for v in values]
     feasible = tuple(
         (seat, name, sum(m[(seat, name)] for m in made) / n) for seat in SEATS for name in GOAL_NAMES if all(made)

@@ -3,14 +3,15 @@ one seat come, on realistic views, with one job and with two.
 
 Two views are timed, each dealt from the seed by the realistic dealer
 (:mod:`kosolve.tools.dealing`): the forehand's view at trick 1 of a deal
-as dealt (he leads, so every legal card is valued in every world), and
-the forehand's view before the auction of another (every contract, each
-world with its best exchange).  Each run is timed whole, the worker
+as dealt (he leads, so every legal card is valued in every world), without
+and with the birds and the Valat of both players, and the forehand's view
+before the auction of another (every contract, each world with its best
+exchange).  Each run is timed whole, the worker
 processes' start included, and the numbers of the runs must agree.
 
 >>> report = run_odds_bench(play_samples=4, auction_samples=1, jobs=(1,))
 >>> [(t.kind, t.samples, t.jobs) for t in report.timings]
-[('trick 1', 4, 1), ('before the auction', 1, 1)]
+[('trick 1', 4, 1), ('trick 1 with goals', 4, 1), ('before the auction', 1, 1)]
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class OddsTiming:
     """The processor time of this process and its workers: what the run
     cost, whatever else the machine was doing."""
     target_s: float
+    """The issue's target for this run (0: none)."""
 
     @property
     def samples_per_second(self) -> float:
@@ -98,7 +100,8 @@ class OddsBenchReport:
             lines.append(
                 f"  {t.kind:18}{t.samples:>6} of {t.worlds:>11,} worlds, {t.jobs} job{'s' if t.jobs > 1 else ' '}:"
                 f" {t.seconds:8.2f} s, {t.samples_per_second:.1f} samples/s;"
-                f" cpu {t.cpu_seconds:.2f} s, {t.samples_per_cpu_second:.1f} samples/cpu-s (target {t.target_s:g} s)"
+                f" cpu {t.cpu_seconds:.2f} s, {t.samples_per_cpu_second:.1f} samples/cpu-s"
+                + (f" (target {t.target_s:g} s)" if t.target_s else "")
             )
         lines.append(f"  same numbers for every job count: {'yes' if self.agree else 'NO <-- DISAGREEMENT'}")
         return "\n".join(lines)
@@ -135,18 +138,20 @@ def run_odds_bench(
     """Time the odds of both views with each number of ``jobs``;
     ``progress(done, total)`` after each run."""
     rng = random.Random(seed)
+    trick1 = play_view(rng, play_samples)
     views = [
-        ("trick 1", play_view(rng, play_samples), play_samples, PLAY_TARGET_S),
-        ("before the auction", auction_view(deal_as_dealt(rng), FOREHAND), auction_samples, AUCTION_TARGET_S),
+        ("trick 1", trick1, play_samples, False, PLAY_TARGET_S),
+        ("trick 1 with goals", trick1, play_samples, True, 0.0),
+        ("before the auction", auction_view(deal_as_dealt(rng), FOREHAND), auction_samples, False, AUCTION_TARGET_S),
     ]
     timings: list[OddsTiming] = []
     agree = True
     total = len(views) * len(jobs)
-    for kind, view, samples, target in views:
+    for kind, view, samples, goals, target in views:
         results: list[Odds] = []
         for count in jobs:
             start, cpu = time.perf_counter(), _cpu_seconds()
-            result = odds(view, samples, seed, count)
+            result = odds(view, samples, seed, count, feasibility=goals)
             seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
             results.append(result)
             timings.append(OddsTiming(kind, result.samples, result.worlds, count, seconds, cpu, target))
