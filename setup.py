@@ -79,7 +79,7 @@ extensions = [
     Extension(f"kosolve.engine.{name}", [f"solver/engine/{name}.pyx"], extra_compile_args=compile_args)
     for name in ("_table", "_search", "_score")
 ]
-SUBPACKAGES = ("model", "engine", "analysis", "render", "tools", "batch", "web")
+SUBPACKAGES = ("model", "engine", "analysis", "sampling", "render", "tools", "batch", "web")
 
 setup(
     package_dir={"kosolve": "solver", "kosolve.cli": "cli"},

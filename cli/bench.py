@@ -28,6 +28,13 @@ from kosolve.model.game import TRICKS_PER_GAME
 )
 @click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
 @click.option(
+    "--odds",
+    "with_odds",
+    is_flag=True,
+    help="Also time the odds from one seat: a trick-1 view with 1,000 samples (without and with the goals) and a"
+    " view before the auction with 200, with 1 job and with 2 (several minutes).",
+)
+@click.option(
     "--repeat",
     type=click.IntRange(min=1),
     default=1,
@@ -50,6 +57,7 @@ def bench_command(
     postmortems: int | None,
     exchanges: int | None,
     goals: bool,
+    with_odds: bool,
     repeat: int,
     signature: bool,
     tt_mb: float,
@@ -69,6 +77,7 @@ def bench_command(
       kosolve bench --repeat 3   # on a busy machine
       kosolve bench --signature  # did a change alter the search?
       kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
+      kosolve bench --deals 0 --endings 0 --postmortems 0 --odds
     """
     from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
 
@@ -106,4 +115,25 @@ def bench_command(
                 bar.update(done - bar.pos)
 
             report = bench(progress)
-    click.echo(json.dumps(report.to_json()) if as_json else report.format())
+    odds_report = _odds_bench(quiet) if with_odds else None
+    if as_json:
+        data = report.to_json()
+        if odds_report is not None:
+            data["odds"] = odds_report.to_json()
+        click.echo(json.dumps(data))
+    else:
+        click.echo(report.format() + ("" if odds_report is None else "\n\n" + odds_report.format()))
+
+
+def _odds_bench(quiet: bool) -> Any:
+    from kosolve.tools.bench_odds import run_odds_bench  # loaded only when benchmarking
+
+    if quiet:
+        return run_odds_bench()
+    with click.progressbar(length=6, label="odds", file=sys.stderr) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        return run_odds_bench(progress=progress)

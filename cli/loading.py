@@ -28,6 +28,7 @@ from kosolve.model.deal import DEALT_KEY, Deal, DealError, load_deal, load_json,
 from kosolve.model.dealt_file import DealtFile, load_dealt_file, parse_dealt_file
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
+from kosolve.model.view import SeatView, ViewError, load_view, read_view
 
 STDIN: Final = "-"
 """The file argument that stands for the standard input."""
@@ -107,4 +108,13 @@ def load_viewed(file: str, rules: Rules) -> tuple[str, object, Deal | None, Deal
     return name, data, deal, dealt
 
 
-__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals", "load_dealt", "load_viewed"]
+def load_seat_view(file: str) -> tuple[str, SeatView]:
+    """The name shown for ``file`` (``-`` too) and the seat view in it."""
+    name = STDIN_NAME if file == STDIN else file
+    try:
+        return name, read_view(_stdin(), STDIN_NAME) if file == STDIN else load_view(file)
+    except ViewError as error:
+        raise DealFileError(str(error)) from None
+
+
+__all__ = ["STDIN", "STDIN_NAME", "DealFileError", "load_deals", "load_dealt", "load_seat_view", "load_viewed"]

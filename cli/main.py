@@ -21,9 +21,11 @@ from kosolve.cli.bench import bench_command
 from kosolve.cli.deal import deal_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
 from kosolve.cli.exchange import exchange_command
+from kosolve.cli.odds import odds_command
 from kosolve.cli.report import report_command
 from kosolve.cli.serve import serve_command
 from kosolve.cli.solve import solve_command
+from kosolve.cli.view import view_command
 
 DEFAULT_COMMAND: Final = "solve"
 
@@ -61,6 +63,8 @@ class DefaultCommandGroup(click.Group):
         formatter.write_usage(ctx.command_path, "serve [OPTIONS] [DEAL.json...]", prefix="       ")
         formatter.write_usage(ctx.command_path, "deal --seed S [-n N] [OPTIONS]", prefix="       ")
         formatter.write_usage(ctx.command_path, "batch [OPTIONS] DEALS.jsonl -o RESULTS.jsonl", prefix="       ")
+        formatter.write_usage(ctx.command_path, "odds [OPTIONS] VIEW.json", prefix="       ")
+        formatter.write_usage(ctx.command_path, "view [OPTIONS] DEAL.json --seat SEAT", prefix="       ")
         formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
 
 
@@ -123,6 +127,8 @@ cli.add_command(report_command)
 cli.add_command(serve_command)
 cli.add_command(deal_command)
 cli.add_command(batch_command)
+cli.add_command(odds_command)
+cli.add_command(view_command)
 cli.add_command(bench_command)
 
 

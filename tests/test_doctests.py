@@ -13,6 +13,7 @@ MODULES = [
     "kosolve.model.deal",
     "kosolve.model.dealt",
     "kosolve.model.dealt_file",
+    "kosolve.model.view",
     "kosolve.engine._search",
     "kosolve.analysis.solving",
     "kosolve.analysis.goals",
@@ -22,7 +23,11 @@ MODULES = [
     "kosolve.analysis.par",
     "kosolve.analysis.report",
     "kosolve.analysis.pool",
+    "kosolve.analysis.exchange",
+    "kosolve.sampling.worlds",
+    "kosolve.sampling.odds",
     "kosolve.render.text",
+    "kosolve.render.odds",
     "kosolve.tools.dealing",
     "kosolve.tools.reference",
     "kosolve.tools.bench",
@@ -33,8 +38,10 @@ MODULES = [
     "kosolve.batch.results",
     "kosolve.batch.runner",
     "kosolve.batch.summary",
+    "kosolve.tools.bench_odds",
     "kosolve.cli.main",
     "kosolve.cli.options",
+    "kosolve.cli.view",
 ]
 
 

@@ -422,6 +422,28 @@ def _makeable(
     return None
 
 
+def declarer_rows(
+    dealt: Dealt, declarer: Seat, *, rules: Rules = DEFAULT_RULES, solver: Solver | None = None
+) -> tuple[ExchangeRow, ...]:
+    """The rows of :func:`exchange_table` for one ``declarer``, every
+    contract and talon choice, without the makeable announcements: the
+    value of each contract to him with the best exchange, and nothing
+    more (the odds before the auction ask this of every world).
+
+    >>> from kosolve.model.dealt_file import load_dealt_file
+    >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
+    >>> rows = declarer_rows(dealt, FOREHAND)
+    >>> rows == exchange_table(dealt).rows[: len(rows)], len(rows)
+    (True, 12)
+    """
+    searcher = _Searcher(solver or new_solver())
+    return tuple(
+        _choice(searcher, dealt, declarer, contract, take, rules).row
+        for contract in CONTRACTS
+        for take in talon_choices(contract, dealt.talon)
+    )
+
+
 def exchange_table(
     dealt: Dealt,
     *,
@@ -471,5 +493,6 @@ __all__ = [
     "ExchangeTable",
     "ExchangeTableError",
     "Makeable",
+    "declarer_rows",
     "exchange_table",
 ]

@@ -248,8 +248,10 @@ def feasibility(
     *,
     solver: Solver | None = None,
     rules: Rules = DEFAULT_RULES,
+    declarer_goals: bool = True,
 ) -> FeasibilityTable:
-    """Solve every goal of docs/rules.md §5 for both players in ``position``.
+    """Solve every goal of docs/rules.md §5 for both players in ``position``
+    (only the birds and the Valat without ``declarer_goals``).
 
     Point targets need the piles; without them the declarer's goals are
     left out.  The held bonuses are facts, not goals: see
@@ -257,7 +259,7 @@ def feasibility(
     """
     solver = solver or new_solver()
     rows = [solve_goal(position, seat, goal, solver=solver, rules=rules) for seat in SEATS for goal in TRICK_GOALS]
-    if position.piles is not None:
+    if position.piles is not None and declarer_goals:
         declarer = position.declarer
         # One optimal line shows every point goal, made or not.
         line = solve_goal(position, declarer, "win", solver=solver, rules=rules).line

@@ -21,7 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.exchange import ExchangeTable, exchange_table, game_item, value_exchange
+from kosolve.analysis.exchange import (
+    ExchangeRow,
+    ExchangeTable,
+    declarer_rows,
+    exchange_table,
+    game_item,
+    value_exchange,
+)
 from kosolve.analysis.goals import FeasibilityTable, Goal, LineBonus, feasibility, line_bonuses, parse_goal
 from kosolve.analysis.netscore import NetScore, net_score
 from kosolve.analysis.par import Par, bid_cost, par
@@ -63,6 +70,9 @@ class Options:
     postmortem: bool = True
     score: bool | None = None
     settle: bool = True
+    declarer_goals: bool = True
+    """With ``feasibility``: the declarer's point and holding goals too, not
+    only the birds and the Valat of both players."""
 
     @classmethod
     def value_only(cls, rules: Rules = DEFAULT_RULES, at: int | None = None, score: bool = False) -> Options:
@@ -239,7 +249,9 @@ class Analyser:
         over = position.is_over()
         # A finished hand has nothing left to make: its settlement and its
         # post-mortem say what happened.
-        table = feasibility(position, solver=solver, rules=rules) if options.feasibility and not over else None
+        table = None
+        if options.feasibility and not over:
+            table = feasibility(position, solver=solver, rules=rules, declarer_goals=options.declarer_goals)
         bonuses = line_bonuses(position, solution.line, table, solver=solver, rules=rules) if solution.line else ()
         by_score = can_score(deal) and (options.score if options.score is not None else bool(deal.announcements))
         net = None
@@ -302,6 +314,12 @@ class Analyser:
                 bid_cost=bid_cost(values, best, declarer, contract),
             )
         return ExchangeReport(dealt, table, best, valued)
+
+    def analyse_contracts(self, dealt: Dealt, declarer: Seat, rules: Rules = DEFAULT_RULES) -> tuple[ExchangeRow, ...]:
+        """The exchange table's rows of one ``declarer`` in ``dealt``
+        (:func:`~kosolve.analysis.exchange.declarer_rows`): each contract
+        and talon choice with its best lay-away, values only."""
+        return declarer_rows(dealt, declarer, rules=rules, solver=self.solver)
 
 
 def _followed_goals(deal: Deal) -> tuple[tuple[Seat, Goal], ...]:

@@ -1,0 +1,112 @@
+"""``kosolve odds``: the odds from one seat, the unseen cards dealt in every
+way the seat view allows and each world solved exactly, through
+:func:`kosolve.sampling.odds.odds`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Final
+
+import click
+
+from kosolve.cli.errors import InputError
+from kosolve.cli.loading import load_seat_view
+from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.model.announcements import AnnouncementError, check_announcements
+from kosolve.model.game import Rules
+from kosolve.model.quoting import source_name
+from kosolve.render.odds import render_odds
+from kosolve.render.text import style_for
+from kosolve.sampling.odds import DEFAULT_SAMPLES, odds
+from kosolve.sampling.worlds import NoWorldError, world_space
+
+MAX_SAMPLES: Final = 1_000_000
+"""The most worlds one run draws: a million solves is hours already."""
+
+
+@click.command("odds", short_help="Odds from one seat: sample the unseen cards, solve every world.")
+@click.argument("file", metavar="VIEW.json", type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "--samples",
+    type=click.IntRange(1, MAX_SAMPLES),
+    default=DEFAULT_SAMPLES,
+    show_default=True,
+    metavar="N",
+    help="Worlds to draw; when no more than N fit the view, every one is solved and the answer is exact.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the draw: the same seed, the same worlds."
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="J",
+    help="Worker processes (default: every core); the numbers are the same for any J.",
+)
+@click.option(
+    "--feasibility/--no-feasibility",
+    default=True,
+    show_default=True,
+    help="Say how often each player can still force each bird and the Valat (after the play; the dearer part).",
+)
+@json_option
+@tt_mb_option
+@quiet_option("No progress bar.")
+@rules_options
+def odds_command(
+    file: str,
+    samples: int,
+    seed: int,
+    jobs: int | None,
+    feasibility: bool,
+    as_json: bool,
+    tt_mb: float,
+    quiet: bool,
+    rules: Rules,
+) -> None:
+    """What one player can expect from what he knows (a seat view,
+    docs/views.md): the cards he cannot see are dealt at random in every
+    way consistent with his view (each consistent world equally likely),
+    each world is solved exactly, double dummy, and the results are
+    averaged (perfect-information Monte Carlo).
+
+    After the play: each legal card of the viewer, when he is to move, with
+    the declarer's mean final points after it, its 95% interval and the
+    declarer's chance to win; the declarer's chance to win, and how often
+    each bird and the Valat can still be forced by each player.  Before the
+    auction (a view without a contract): for the viewer as declarer, each
+    contract's chance to win and mean game points, each world with its
+    best talon choice and lay-away.
+
+    \b
+    Examples:
+      kosolve odds examples/views/trick4.json
+      kosolve odds --samples 1000 --seed 7 --jobs 2 view.json
+      kosolve odds --no-feasibility view.json   # the cards only, faster
+      kosolve odds --json examples/views/auction.json
+      kosolve view examples/played.json --seat dealer --at 4 | kosolve odds -
+    """
+    name, view = load_seat_view(file)
+    try:
+        worlds = world_space(view).worlds
+        if view.contract is not None and view.declarer is not None:
+            check_announcements(view.announcements, view.contract, view.declarer, rules)
+    except (NoWorldError, AnnouncementError) as error:
+        raise InputError(f"{source_name(name)}: {error}") from None
+    total = min(worlds, samples)
+    if quiet:
+        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility)
+    else:
+        with click.progressbar(length=total, label="worlds", file=sys.stderr) as bar:
+
+            def progress(done: int, _total: int) -> None:
+                bar.update(done - bar.pos)
+
+            result = odds(
+                view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility, progress=progress
+            )
+    if as_json:
+        click.echo(json.dumps({"file": name, **result.to_json()}))
+    else:
+        click.echo(render_odds(name, result, style_for(sys.stdout)))

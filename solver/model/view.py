@@ -1,0 +1,412 @@
+"""What one player knows: the seat view (format version 1, docs/views.md).
+
+At the table nobody sees the other hand.  A seat view holds what the
+player in one seat (the ``view``) knows: his own 16 cards at trick 1 and
+his pile, the cards he saw go to the other (talon cards, tarocks laid away
+face up), the announcements and the play so far::
+
+    {"version": 1, "view": "forehand", "contract": "dreiblatt",
+     "declarer": "dealer", "leader": "forehand",
+     "hand": [16 cards], "pile": [his pile],
+     "other": {"pile": [seen in the other's pile], "holds": [seen to be his]},
+     "announcements": [], "play": ["XIV", ...]}
+
+Before the auction a view has no ``contract`` and ``declarer`` (nor
+announcements or play): ``hand`` is his 16 cards after picking up the
+personal cards and ``pile`` his 8 discards.
+
+Errors name the file and the field in one line, as a deal file's do:
+
+>>> parse_view({"version": 1, "view": "forehand", "hand": ["HK"], "pile": []}, "view.json")
+Traceback (most recent call last):
+...
+kosolve.model.view.ViewError: view.json: hand: 1 cards (a seat view holds the 16 cards at trick 1)
+
+Which worlds a view allows is :mod:`kosolve.sampling`'s business: this
+module reads, checks and writes the view, and makes one from a deal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Final
+
+from kosolve.model.announcements import Announcement
+from kosolve.model.cards import KINGS, SUIT_MASKS, TAROCK, Card, Hand, card_name, cards_of, hand_names, mask_of
+from kosolve.model.deal import (
+    Deal,
+    DealError,
+    _announcement_to_json,
+    _Parser,
+    load_json,
+    read_json,
+)
+from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, TALON_SIZE, Dealt
+from kosolve.model.game import (
+    CONTRACTS,
+    FOREHAND,
+    SEAT_NAMES,
+    TALON_CARDS_TAKEN,
+    TRICKS_PER_GAME,
+    Seat,
+    legal_replies,
+    reply_wins,
+    seat_name,
+)
+from kosolve.model.quoting import describe
+from kosolve.model.reprs import readable_repr
+
+FORMAT_VERSION: Final = 1
+"""The seat view format this module reads and writes."""
+
+KEYS: Final = ("version", "view", "contract", "declarer", "leader", "hand", "pile", "other", "announcements", "play")
+"""The keys of a seat view, in the order :func:`view_to_json` writes them."""
+OTHER_KEYS: Final = ("pile", "holds")
+_REQUIRED: Final = ("version", "view", "hand", "pile")
+_AFTER_AUCTION: Final = ("declarer", "announcements", "play")
+"""Keys only a view with a contract may have."""
+TAROCKS: Final[Hand] = SUIT_MASKS[TAROCK]
+SEEN_IN_PILES: Final[Hand] = TAROCKS | KINGS
+"""Cards that never lie face down in a pile: kings and trull cards are
+never laid away and a tarock laid away is shown (docs/rules.md §3.3), so
+such a card in a pile is a talon card or a face-up tarock, seen by both."""
+PACK_PILES: Final = 2 * DISCARD_SIZE + TALON_SIZE
+"""The cards in the two piles together at trick 1: 22."""
+
+
+class ViewError(ValueError):
+    """A seat view that cannot be read or breaks the format; the message is
+    one line naming the file and the field."""
+
+
+def pile_size(contract: str, declarer: bool) -> int:
+    """The cards of a pile at trick 1 (docs/rules.md §3.6): 8 and the talon
+    cards the declarer took, or 8 and those left to the defender.
+
+    >>> pile_size("dreiblatt", True), pile_size("einblatt", False), pile_size("solo", False)
+    (11, 13, 14)
+    """
+    taken = TALON_CARDS_TAKEN[contract]
+    return DISCARD_SIZE + (taken if declarer else TALON_SIZE - taken)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One card of a view's play: who played it, and the card it answered
+    (None when it led)."""
+
+    seat: Seat
+    card: Card
+    led: Card | None
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("card", "led"))
+
+
+def _walk(leader: Seat, play: Sequence[Card]) -> tuple[Played, ...]:
+    """``play`` card by card with who played each: the winner of a trick
+    leads the next."""
+    out: list[Played] = []
+    led: Card | None = None
+    for card in play:
+        if led is None:
+            out.append(Played(leader, card, None))
+            led = card
+            continue
+        out.append(Played(1 - leader, card, led))
+        leader = 1 - leader if reply_wins(led, card) else leader
+        led = None
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What the player in seat ``view`` knows (see the module text).
+
+    >>> view = load_view("examples/views/trick4.json")
+    >>> view.before_auction, seat_name(view.view), seat_name(view.to_move)
+    (False, 'forehand', 'forehand')
+    """
+
+    view: Seat
+    hand: Hand
+    """His 16 cards at trick 1 (before the auction: after the pick-up)."""
+    pile: Hand
+    """His pile: his discards and the lay-away or the talon cards left to him."""
+    other_pile: Hand = 0
+    """Cards seen to lie in the other's pile."""
+    other_holds: Hand = 0
+    """Cards seen to be the other's, in hand or pile (talon cards the declarer took)."""
+    contract: str | None = None
+    """None before the auction."""
+    declarer: Seat | None = None
+    leader: Seat = FOREHAND
+    announcements: tuple[Announcement, ...] = ()
+    play: tuple[Card, ...] = ()
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("play",), hands=("hand", "pile", "other_pile", "other_holds"))
+
+    @property
+    def other(self) -> Seat:
+        return 1 - self.view
+
+    @property
+    def before_auction(self) -> bool:
+        return self.contract is None
+
+    @property
+    def other_pile_size(self) -> int:
+        """How many cards the other's pile holds at trick 1: the piles'
+        22 less this player's; before the auction his 8 discards."""
+        return DISCARD_SIZE if self.before_auction else PACK_PILES - self.pile.bit_count()
+
+    def played(self) -> tuple[Played, ...]:
+        """The play card by card, with who played each."""
+        return _walk(self.leader, self.play)
+
+    def played_by(self, seat: Seat) -> Hand:
+        """The cards ``seat`` has played."""
+        return mask_of(p.card for p in self.played() if p.seat == seat)
+
+    @property
+    def to_move(self) -> Seat | None:
+        """The seat to play next; None when the hand is over, and before the
+        auction."""
+        if self.before_auction or len(self.play) == 2 * TRICKS_PER_GAME:
+            return None
+        played = self.played()
+        if not played:
+            return self.leader
+        last = played[-1]
+        if last.led is None:
+            return 1 - last.seat
+        return last.seat if reply_wins(last.led, last.card) else 1 - last.seat
+
+
+class _ViewParser(_Parser):
+    """The deal reader's parser, reading a seat view: cards, seats, the
+    announcements and their messages are read as a deal file's."""
+
+    def view(self, data: object) -> SeatView:
+        if not isinstance(data, Mapping):
+            raise self.error("", f"expected a JSON object (a seat view), got {describe(data)}")
+        self.keys("", data, KEYS, f"unknown key (a seat view has {', '.join(KEYS)})")
+        for key in _REQUIRED:
+            if key not in data:
+                raise self.error(key, "required key missing")
+        self.version(data)
+        view = SEAT_NAMES.index(self.choice(data, "view", SEAT_NAMES, "seat"))
+        contract = self.choice(data, "contract", CONTRACTS, "contract") if "contract" in data else None
+        declarer = None
+        if contract is None:
+            for key in _AFTER_AUCTION:
+                if key in data:
+                    raise self.error(
+                        key, "a view before the auction (no contract) has no declarer, announcements or play"
+                    )
+        elif "declarer" not in data:
+            raise self.error("declarer", "required key missing (a view with a contract names the declarer)")
+        else:
+            declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat"))
+        leader = SEAT_NAMES.index(self.choice(data, "leader", SEAT_NAMES, "seat")) if "leader" in data else FOREHAND
+        hand = self.holding("hand", data["hand"])
+        if hand.bit_count() != HAND_SIZE:
+            raise self.error("hand", f"{hand.bit_count()} cards (a seat view holds the {HAND_SIZE} cards at trick 1)")
+        pile = self.holding("pile", data["pile"])
+        if contract is None:
+            wanted, role = DISCARD_SIZE, "before the auction"
+        else:
+            wanted = pile_size(contract, declarer == view)
+            role = f"of the {'declarer' if declarer == view else 'defender'} in a {contract}"
+        if pile.bit_count() != wanted:
+            raise self.error("pile", f"{pile.bit_count()} cards (the pile {role} holds {wanted})")
+        other_pile, other_holds = self.other(data.get("other", {}), contract is None)
+        announcements: tuple[Announcement, ...] = ()
+        if contract is not None and declarer is not None and "announcements" in data:
+            announcements = self.announcements(data["announcements"], contract, declarer)
+        known = SeatView(view, hand, pile, other_pile, other_holds, contract, declarer, leader, announcements)
+        if "play" not in data:
+            return known
+        return SeatView(
+            view, hand, pile, other_pile, other_holds, contract, declarer, leader, announcements,
+            self.view_play(data["play"], known),
+        )  # fmt: skip
+
+    def other(self, value: object, before_auction: bool) -> tuple[Hand, Hand]:
+        if not isinstance(value, Mapping):
+            raise self.error("other", f"expected an object with pile and holds, got {describe(value)}")
+        self.keys("other", value, OTHER_KEYS, "unknown key (other has pile and holds)")
+        pile = self.holding("other.pile", value.get("pile", []))
+        holds = self.holding("other.holds", value.get("holds", []))
+        if before_auction and pile & ~TAROCKS:
+            card = card_name(next(cards_of(pile & ~TAROCKS)))
+            raise self.error("other.pile", f"{card}: before the auction only tarocks laid away face up are seen")
+        if before_auction and holds:
+            raise self.error("other.holds", "before the auction no card of the other's is seen")
+        return pile, holds
+
+    def view_play(self, value: object, known: SeatView) -> tuple[Card, ...]:
+        items = self.card_array("play", value)
+        if len(items) > 2 * TRICKS_PER_GAME:
+            raise self.error("play", f"{len(items)} cards played, but a game has {2 * TRICKS_PER_GAME}")
+        cards = [self.card(f"play[{index}]", item) for index, item in enumerate(items)]
+        remaining = known.hand
+        where: dict[Card, int] = {}
+        lies = ((known.pile, "in the viewer's pile"), (known.other_pile, "in the other's pile"))
+        for index, played in enumerate(_walk(known.leader, cards)):
+            card = played.card
+            field = f"play[{index}]: trick {index // 2 + 1}"
+            mover = seat_name(played.seat)
+            if card in where:
+                raise self.error(field, f"{card_name(card)} was already played at play[{where[card]}]")
+            where[card] = index
+            if played.seat == known.view:
+                if not remaining >> card & 1:
+                    raise self.error(field, f"{card_name(card)} is not in the {mover}'s hand (the viewer's)")
+                if played.led is not None and not legal_replies(remaining, played.led) >> card & 1:
+                    raise self.error(
+                        field,
+                        f"{card_name(card)} is illegal on {card_name(played.led)}:"
+                        f" the {mover} must follow suit, else play a tarock",
+                    )
+                remaining &= ~(1 << card)
+                continue
+            if known.hand >> card & 1:
+                raise self.error(field, f"{card_name(card)} is played by the {mover} but is in the viewer's hand")
+            for mask, what in lies:
+                if mask >> card & 1:
+                    raise self.error(field, f"{card_name(card)} is played by the {mover} but lies {what}")
+        return tuple(cards)
+
+
+def parse_view(data: object, source: str) -> SeatView:
+    """The seat view described by ``data``, a parsed view file; ``source``
+    names the file in the messages of :class:`ViewError`."""
+    try:
+        return _ViewParser(source).view(data)
+    except DealError as error:
+        raise ViewError(str(error)) from None
+
+
+def read_view(file: IO[bytes], source: str) -> SeatView:
+    """The seat view in the open binary ``file`` (read as a deal file is)."""
+    try:
+        data = read_json(file, source)
+    except DealError as error:
+        raise ViewError(str(error)) from None
+    return parse_view(data, source)
+
+
+def load_view(path: str | os.PathLike[str]) -> SeatView:
+    """The seat view in the file at ``path``; any problem is a :class:`ViewError`.
+
+    >>> load_view("no/such/view.json")
+    Traceback (most recent call last):
+    ...
+    kosolve.model.view.ViewError: no/such/view.json: cannot read the file: No such file or directory
+    """
+    try:
+        data = load_json(path)
+    except DealError as error:
+        raise ViewError(str(error)) from None
+    return parse_view(data, os.fspath(path))
+
+
+def view_to_json(view: SeatView) -> dict[str, object]:
+    """The view file object of ``view``, with canonical names; it reads back
+    as the same view.
+
+    >>> view = load_view("examples/views/trick4.json")
+    >>> parse_view(view_to_json(view), "copy") == view
+    True
+    """
+    data: dict[str, object] = {"version": FORMAT_VERSION, "view": seat_name(view.view)}
+    if view.contract is not None and view.declarer is not None:
+        data["contract"] = view.contract
+        data["declarer"] = seat_name(view.declarer)
+    data["leader"] = seat_name(view.leader)
+    data["hand"] = hand_names(view.hand)
+    data["pile"] = hand_names(view.pile)
+    data["other"] = {"pile": hand_names(view.other_pile), "holds": hand_names(view.other_holds)}
+    if view.contract is not None:
+        data["announcements"] = [_announcement_to_json(a) for a in view.announcements]
+        data["play"] = [card_name(card) for card in view.play]
+    return data
+
+
+class SeatViewError(ValueError):
+    """A deal that gives no seat view: an ending, a deal without piles, a
+    ``--at`` beyond its play."""
+
+
+def view_of(deal: Deal, seat: Seat, at: int | None = None, *, taken: Hand | None = None) -> SeatView:
+    """The view the player in ``seat`` had after the first ``at`` cards of
+    ``deal``'s play (all of it by default).  Kings, trull cards and tarocks
+    in the other's pile are seen (:data:`SEEN_IN_PILES`); when the deal
+    knows its discards (a deal as dealt) the talon cards left to the
+    defender are seen too, and ``taken``, the talon cards the declarer
+    took, are seen by the defender to be the declarer's.
+
+    >>> from kosolve.model.deal import load_deal
+    >>> view = view_of(load_deal("examples/whole-deal.json"), FOREHAND, at=0)
+    >>> view.hand.bit_count(), view.other_pile_size
+    (16, 11)
+    """
+    if deal.first_trick != 1:
+        raise SeatViewError(f"the deal starts at trick {deal.first_trick}; a seat view starts at trick 1")
+    if deal.piles is None:
+        raise SeatViewError("the deal has no piles; a seat view needs the player's pile")
+    if at is not None and at > len(deal.play):
+        raise SeatViewError(f"--at {at} is beyond the play, which has {len(deal.play)} cards")
+    other = 1 - seat
+    other_pile = deal.piles[other] & SEEN_IN_PILES
+    holds = 0
+    if seat == deal.declarer and deal.own_discards is not None:
+        other_pile |= deal.piles[other] & ~deal.own_discards[other]
+    if seat != deal.declarer and taken is not None:
+        holds = taken & ~other_pile
+    return SeatView(
+        seat,
+        deal.hands[seat],
+        deal.piles[seat],
+        other_pile,
+        holds,
+        deal.contract,
+        deal.declarer,
+        deal.leader,
+        deal.announcements,
+        deal.play[:at],
+    )
+
+
+def auction_view(dealt: Dealt, seat: Seat) -> SeatView:
+    """The view the player in ``seat`` had before the auction: his 16 cards
+    after the pick-up, his 8 discards, the other's tarocks laid away face
+    up (the classic discard, docs/rules.md §3.3)."""
+    if dealt.laid(seat).bit_count() != DISCARD_SIZE:
+        raise SeatViewError(
+            f"the {seat_name(seat)} laid away {dealt.laid(seat).bit_count()} cards;"
+            f" a view before the auction needs the classic discard of {DISCARD_SIZE}"
+        )
+    return SeatView(seat, dealt.held(seat), dealt.laid(seat), dealt.laid(1 - seat) & TAROCKS)
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "KEYS",
+    "SEEN_IN_PILES",
+    "Played",
+    "SeatView",
+    "SeatViewError",
+    "ViewError",
+    "auction_view",
+    "load_view",
+    "parse_view",
+    "pile_size",
+    "read_view",
+    "view_of",
+    "view_to_json",
+]

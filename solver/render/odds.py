@@ -1,0 +1,149 @@
+"""The odds from one seat as a card player reads them (docs/odds.md): the
+viewer's hand and the unseen cards by suit (tarocks in rank order), the
+play so far, how many worlds fit and whether all were solved, then each
+card's mean and chance, the goals, or before the auction each contract.
+It renders an :class:`~kosolve.sampling.odds.Odds` and computes nothing
+itself.
+
+>>> from kosolve.model.view import load_view
+>>> from kosolve.sampling.odds import odds
+>>> text = render_odds("view.json", odds(load_view("examples/views/trick4.json"), 50, jobs=1), Style(unicode=False))
+>>> print(text.splitlines()[0])
+view.json: the forehand's view; zweiblatt, declarer forehand
+"""
+
+from __future__ import annotations
+
+from kosolve.model.cards import ALL_CARDS, DISPLAY_ORDER, SUIT_MASKS, card_name, hand_names, mask_of, thirds_of
+from kosolve.model.game import SEATS, TRICKS_PER_GAME, reply_wins, seat_name, trick_thirds
+from kosolve.model.view import SeatView
+from kosolve.render.text import Style, _columns
+from kosolve.sampling.odds import Estimate, Odds
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _interval(estimate: Estimate, scale: float, digits: int) -> str:
+    if estimate.ci95 is None:
+        return "(one sample)"
+    low, high = (x / scale for x in estimate.ci95)
+    return f"{low:.{digits}f} to {high:.{digits}f}"
+
+
+def _heading(file: str, view: SeatView) -> list[str]:
+    me = seat_name(view.view)
+    if view.before_auction:
+        return [f"{file}: the {me}'s view before the auction"]
+    assert view.declarer is not None
+    lines = [f"{file}: the {me}'s view; {view.contract}, declarer {seat_name(view.declarer)}"]
+    trick = len(view.play) // 2 + 1
+    mover = view.to_move
+    if mover is None:
+        lines.append("  the hand is over")
+    elif len(view.play) % 2:
+        lines.append(
+            f"  trick {trick} of {TRICKS_PER_GAME}, the {seat_name(mover)} to play on {card_name(view.play[-1])}"
+        )
+    else:
+        lines.append(f"  trick {trick} of {TRICKS_PER_GAME}, the {seat_name(mover)} to lead")
+    return lines
+
+
+def _cards_lines(view: SeatView, style: Style) -> list[str]:
+    """The viewer's cards left and the unseen ones, by suit."""
+    other = seat_name(view.other)
+    played = mask_of(view.play)
+    left = view.hand & ~played
+    unseen = ALL_CARDS & ~view.hand & ~view.pile & ~view.other_pile & ~played
+    where = "the talon or the other's" if view.before_auction else f"the {other}'s"
+    rows = [["", f"{seat_name(view.view)} (the viewer)", f"unseen ({where})"]]
+    for suit in DISPLAY_ORDER:
+        cells = [" ".join(hand_names(cards & SUIT_MASKS[suit])) or style.none for cards in (left, unseen)]
+        rows.append([style.suit(suit), *cells])
+    seen = " ".join(hand_names(view.other_pile)) or style.none
+    rows.append(["pile", f"{view.pile.bit_count()} cards, {style.points(thirds_of(view.pile))} points",
+                 f"{view.other_pile_size} cards, seen: {seen}"])  # fmt: skip
+    if view.other_holds:
+        rows.append(["his", "", "seen to be his: " + " ".join(hand_names(view.other_holds))])
+    return _columns(rows)
+
+
+def _play_lines(view: SeatView, style: Style) -> list[str]:
+    rows = []
+    played = view.played()
+    for start in range(0, len(played), 2):
+        trick = played[start : start + 2]
+        row = [f"trick {start // 2 + 1}", *(f"{seat_name(p.seat)} {card_name(p.card)}" for p in trick)]
+        if len(trick) == 2:
+            led, reply = trick
+            taker = reply.seat if reply_wins(led.card, reply.card) else led.seat
+            row.append(f"{seat_name(taker)} takes {style.points(trick_thirds(led.card, reply.card))}")
+        rows.append(row)
+    return _columns(rows) if rows else []
+
+
+def _worlds_line(result: Odds) -> str:
+    if result.exact:
+        if result.worlds == 1:
+            return "1 world fits the view: solved, so the figures are exact."
+        return f"{result.worlds:,} worlds fit the view: every one solved, so the figures are exact."
+    return (
+        f"{result.samples:,} of the {result.worlds:,} worlds that fit the view, drawn at random (seed {result.seed});"
+        " the intervals are 95% confidence intervals."
+    )
+
+
+def _play_odds_lines(result: Odds, style: Style) -> list[str]:
+    view = result.view
+    assert view.declarer is not None and result.thirds is not None and result.p_win is not None
+    declarer = seat_name(view.declarer)
+    mean = result.thirds.mean
+    spread = "" if result.exact else f", 95% interval {_interval(result.thirds, 3, 2)}"
+    lines = [
+        f"The declarer ({declarer}) wins in {_percent(result.p_win)} of the worlds.",
+        f"  his final points: mean {mean / 3:.2f} ({mean:.2f} thirds{spread}); rounded, {result.mean_points:.2f}",
+    ]
+    if result.cards:
+        best_mean, best_win = result.best_card_by_mean(), result.best_card_by_win()
+        lines += ["", f"Each card of the {seat_name(view.view)}, to move: the declarer's final points after it"]
+        rows = [["card", "mean points", "95% interval", "declarer wins", ""]]
+        for card in result.cards:
+            notes = [n for c, n in ((best_mean, "best mean"), (best_win, "best odds")) if c == card.card]
+            rows.append([card_name(card.card), f"{card.thirds.mean / 3:.2f}", _interval(card.thirds, 3, 2),
+                         _percent(card.p_win), ", ".join(notes)])  # fmt: skip
+        lines += _columns(rows, indent="    ")
+    if not result.feasible:
+        return lines
+    lines += ["", "Can still be forced, share of the worlds:"]
+    rows = [["", *(seat_name(seat) for seat in SEATS)]]
+    names = list(dict.fromkeys(name for _, name, _ in result.feasible))
+    shares = {(seat, name): share for seat, name, share in result.feasible}
+    for name in names:
+        rows.append([name, *(_percent(shares[(seat, name)]) for seat in SEATS)])
+    return lines + _columns(rows)
+
+
+def _auction_lines(result: Odds) -> list[str]:
+    me = seat_name(result.view.view)
+    lines = [f"The {me} as declarer, each contract with each world's best talon choice and lay-away:"]
+    rows = [["contract", "wins", "mean game points", "95% interval"]]
+    for contract in result.contracts:
+        rows.append([contract.contract, _percent(contract.p_win), f"{contract.game_points.mean:+.2f}",
+                     _interval(contract.game_points, 1, 2)])  # fmt: skip
+    return lines + _columns(rows)
+
+
+def render_odds(file: str, result: Odds, style: Style) -> str:
+    """The whole text of ``kosolve odds`` for one view."""
+    view = result.view
+    lines = [*_heading(file, view), *_cards_lines(view, style)]
+    if view.play:
+        lines += ["", f"Played, {len(view.play)} card{'s' if len(view.play) > 1 else ''}:", *_play_lines(view, style)]
+    lines += ["", _worlds_line(result)]
+    lines += _auction_lines(result) if view.before_auction else _play_odds_lines(result, style)
+    return "\n".join(lines)
+
+
+__all__ = ["render_odds"]

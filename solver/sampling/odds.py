@@ -1,0 +1,372 @@
+"""The odds from one seat: every sampled world solved exactly, summarised.
+
+After the play: for each legal card of the viewer (when he is to move) the
+mean of the declarer's final thirds over the worlds, its 95% confidence
+interval and the probability that the declarer wins after it; for the
+position, the probability that the declarer wins, the mean thirds and
+points, and how often each bird and the Valat can still be forced by each
+player.  Before the auction: for the viewer as declarer, each contract's
+probability of winning and its mean game points, each world valued with
+its own best talon choice and lay-away.
+
+The values come from the library's orchestration, one
+:class:`~kosolve.analysis.report.Analyser` per worker
+(:class:`~kosolve.analysis.pool.WorkerPool`); the worlds are drawn in
+this process from the seed alone and the results combined in world order,
+so the numbers do not depend on the number of jobs.
+
+>>> from kosolve.model.view import load_view
+>>> result = odds(load_view("examples/views/trick4.json"), samples=50, seed=0, jobs=1)
+>>> result.exact, result.worlds, result.samples, result.to_json()["p_win"]
+(True, 45, 45, 0.9333)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final, TypeVar
+
+from kosolve.analysis.exchange import game_item
+from kosolve.analysis.goals import TRICK_GOALS
+from kosolve.analysis.pool import WorkerPool
+from kosolve.analysis.report import Analyser, Options
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.model.announcements import check_announcements
+from kosolve.model.cards import Card, card_name, hand_cards, mask_of, points_of
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import Dealt
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEATS, Rules, Seat, seat_name
+from kosolve.model.view import SeatView
+from kosolve.sampling.worlds import sample_worlds, world_space
+
+FORMAT_VERSION: Final = 1
+"""The version of the JSON object :meth:`Odds.to_json` writes (docs/odds.md)."""
+DEFAULT_SAMPLES: Final = 200
+Z95: Final = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+Result = TypeVar("Result")
+GOAL_NAMES: Final = tuple(goal.name for goal in TRICK_GOALS)
+"""The goals whose odds are given for each player: the birds and the Valat."""
+
+
+@dataclass(frozen=True)
+class WorldValue:
+    """What one world after the play is worth: the declarer's final thirds
+    with best play, after each legal card of the viewer (when he is to
+    move), and which trick goals each player can force there."""
+
+    thirds: int
+    moves: tuple[tuple[Card, int], ...]
+    feasible: tuple[tuple[Seat, str, bool], ...]
+
+
+@dataclass(frozen=True)
+class ContractValue:
+    """One contract for the declarer in one world before the auction, with
+    that world's best talon choice and lay-away."""
+
+    contract: str
+    thirds: int
+    won: bool
+    game_points: int
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over the worlds with its 95% confidence interval (the mean
+    itself when every world was solved; None from a single sample)."""
+
+    mean: float
+    ci95: tuple[float, float] | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"mean": _round(self.mean), "ci95": None if self.ci95 is None else [_round(x) for x in self.ci95]}
+
+
+@dataclass(frozen=True)
+class CardOdds:
+    """One legal card of the viewer: the declarer's final thirds after it
+    and the probability that the declarer wins."""
+
+    card: Card
+    thirds: Estimate
+    p_win: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": card_name(self.card),
+            "mean_thirds": _round(self.thirds.mean),
+            "ci95": None if self.thirds.ci95 is None else [_round(x) for x in self.thirds.ci95],
+            "p_win": _round(self.p_win),
+        }
+
+
+@dataclass(frozen=True)
+class ContractOdds:
+    """One contract for the viewer as declarer, before the auction."""
+
+    contract: str
+    p_win: float
+    game_points: Estimate
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "contract": self.contract,
+            "p_win": _round(self.p_win),
+            "mean_game_points": _round(self.game_points.mean),
+            "ci95": None if self.game_points.ci95 is None else [_round(x) for x in self.game_points.ci95],
+        }
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The summary of :func:`odds`.  ``values`` holds each world's result,
+    in world order, for statistics of one's own."""
+
+    view: SeatView
+    worlds: int
+    """How many worlds are consistent with the view."""
+    exact: bool
+    """Whether every world was solved: then the means are exact."""
+    samples: int
+    seed: int
+    win_thirds: int
+    thirds: Estimate | None
+    """The declarer's final thirds (None before the auction)."""
+    mean_points: float | None
+    p_win: float | None
+    cards: tuple[CardOdds, ...]
+    feasible: tuple[tuple[Seat, str, float], ...]
+    contracts: tuple[ContractOdds, ...]
+    values: tuple[WorldValue, ...] | tuple[tuple[ContractValue, ...], ...] = field(repr=False)
+
+    @property
+    def to_move(self) -> Seat | None:
+        return self.view.to_move
+
+    def best_card_by_mean(self) -> Card | None:
+        """The card the viewer plays for the best mean: the most thirds for
+        the declarer, the fewest for the defender (the first in the hand's
+        order among equals)."""
+        return self._best(lambda c: c.thirds.mean)
+
+    def best_card_by_win(self) -> Card | None:
+        """The card with the best chance for the viewer's side to win."""
+        return self._best(lambda c: c.p_win)
+
+    def _best(self, key: Callable[[CardOdds], float]) -> Card | None:
+        if not self.cards:
+            return None
+        sign = 1 if self.view.view == self.view.declarer else -1
+        return max(self.cards, key=lambda c: sign * key(c)).card
+
+    def feasible_json(self) -> dict[str, dict[str, float]] | None:
+        """The shares of :attr:`feasible` by seat; None before the auction,
+        when the hand is over, and when not asked for."""
+        if not self.feasible:
+            return None
+        return {seat_name(s): {g: _round(p) for seat, g, p in self.feasible if seat == s} for s in SEATS}
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``kosolve odds --json`` (docs/odds.md), without the file name."""
+        best_mean, best_win = self.best_card_by_mean(), self.best_card_by_win()
+        return {
+            "format": FORMAT_VERSION,
+            "view": seat_name(self.view.view),
+            "to_move": None if self.to_move is None else seat_name(self.to_move),
+            "worlds": self.worlds,
+            "exact": self.exact,
+            "samples": self.samples,
+            "seed": self.seed,
+            "win_thirds": self.win_thirds,
+            "mean_thirds": None if self.thirds is None else _round(self.thirds.mean),
+            "ci95": None if self.thirds is None or self.thirds.ci95 is None else [_round(x) for x in self.thirds.ci95],
+            "mean_points": None if self.mean_points is None else _round(self.mean_points),
+            "p_win": None if self.p_win is None else _round(self.p_win),
+            "cards": [c.to_json() for c in self.cards],
+            "best_by_mean": None if best_mean is None else card_name(best_mean),
+            "best_by_win": None if best_win is None else card_name(best_win),
+            "feasible": self.feasible_json(),
+            "contracts": [c.to_json() for c in self.contracts],
+        }
+
+
+def _round(value: float) -> float:
+    return round(value, 4)
+
+
+def estimate(values: Sequence[float], exact: bool) -> Estimate:
+    """The mean of ``values`` and its normal 95% interval.
+
+    >>> estimate([1, 2, 3, 4], exact=False)
+    Estimate(mean=2.5, ci95=(1.2348..., 3.7651...))
+    >>> estimate([1, 2], exact=True)
+    Estimate(mean=1.5, ci95=(1.5, 1.5))
+    """
+    n = len(values)
+    mean = math.fsum(values) / n
+    if exact:
+        return Estimate(mean, (mean, mean))
+    if n < 2:
+        return Estimate(mean, None)
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * spread / math.sqrt(n)
+    return Estimate(mean, (mean - half, mean + half))
+
+
+def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool, bool]) -> WorldValue:
+    """The task for one world after the play: its value, each legal card's
+    value when ``moves`` asks, and the trick goals (the feasibility table)
+    when ``goals`` does."""
+    deal, rules, moves, goals = item
+    options = Options(
+        rules=rules, moves=moves, feasibility=goals, postmortem=False, score=False, settle=False, declarer_goals=False
+    )
+    report = analyser.analyse(deal, options)
+    table = report.feasibility
+    feasible: tuple[tuple[Seat, str, bool], ...] = ()
+    if table is not None:
+        feasible = tuple((seat, name, bool(table.feasible(seat, name))) for seat in SEATS for name in GOAL_NAMES)
+    return WorldValue(report.solution.thirds, tuple((m.card, m.thirds) for m in report.solution.moves), feasible)
+
+
+def value_contracts(analyser: Analyser, item: tuple[Dealt, Seat, Rules]) -> tuple[ContractValue, ...]:
+    """The task for one world before the auction: each contract for the
+    viewer as declarer with that world's best exchange (value only)."""
+    dealt, declarer, rules = item
+    rows = analyser.analyse_contracts(dealt, declarer, rules)
+    values = []
+    for contract in CONTRACTS:
+        best = max((r for r in rows if r.contract == contract), key=lambda r: (r.game_points, r.thirds))
+        values.append(ContractValue(contract, best.thirds, best.won, game_item(contract, best.won, best.valat)))
+    return tuple(values)
+
+
+def odds(
+    view: SeatView,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    tt_mb: float = DEFAULT_BUDGET_MB,
+    feasibility: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Odds:
+    """The odds from ``view``: ``samples`` worlds drawn from ``seed`` (every
+    world when there are no more), solved on ``jobs`` processes (all cores
+    by default), summarised; after the play, the birds and the Valat of
+    both players are searched in each world unless ``feasibility`` is
+    False (they cost more than every card's value at trick 1).
+    ``progress(done, total)`` is called as worlds are solved.  Raises :class:`~kosolve.sampling.worlds.NoWorldError`
+    when no world fits the view, and
+    :class:`~kosolve.model.announcements.AnnouncementError` when the rule
+    options do not allow its announcements."""
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    if view.contract is not None and view.declarer is not None:
+        # Refused here once, not by every world in a worker.
+        check_announcements(view.announcements, view.contract, view.declarer, rules)
+    space = world_space(view)
+    exact = space.worlds <= samples
+    worlds = list(sample_worlds(view, samples, seed))
+    total = len(worlds)
+    with WorkerPool(jobs, tt_mb) as pool:
+        if view.before_auction:
+            items_b = [(w, view.view, rules) for w in worlds if isinstance(w, Dealt)]
+            results_b = _collect(pool.imap_unordered(value_contracts, items_b), total, progress)
+            return _auction_odds(view, space.worlds, exact, seed, rules, results_b)
+        moves = view.to_move == view.view
+        items_a = [(w, rules, moves, feasibility) for w in worlds if isinstance(w, Deal)]
+        results_a = _collect(pool.imap_unordered(value_world, items_a), total, progress)
+        return _play_odds(view, space.worlds, exact, seed, rules, results_a)
+
+
+def _collect(
+    results: Iterator[tuple[int, Result]], total: int, progress: Callable[[int, int], None] | None
+) -> list[Result]:
+    """The results in world order, reporting progress as they come."""
+    found: dict[int, Result] = {}
+    for index, result in results:
+        found[index] = result
+        if progress is not None:
+            progress(len(found), total)
+    return [found[index] for index in range(total)]
+
+
+def _play_odds(view: SeatView, worlds: int, exact: bool, seed: int, rules: Rules, values: list[WorldValue]) -> Odds:
+    win = rules.win_thirds
+    n = len(values)
+    cards = []
+    if values and values[0].moves:
+        for card in hand_cards(mask_of(c for c, _ in values[0].moves)):
+            after = [dict(v.moves)[card] for v in values]
+            cards.append(CardOdds(card, estimate(after, exact), sum(t >= win for t in after) / n))
+    # Not asked for, or a finished hand with nothing left to force: none is given.
+    made = [{(seat, name): forced for seat, name, forced in v.feasible} for v in values]
+    feasible = tuple(
+        (seat, name, sum(m[(seat, name)] for m in made) / n) for seat in SEATS for name in GOAL_NAMES if all(made)
+    )
+    thirds = [v.thirds for v in values]
+    return Odds(
+        view=view,
+        worlds=worlds,
+        exact=exact,
+        samples=n,
+        seed=seed,
+        win_thirds=win,
+        thirds=estimate(thirds, exact),
+        mean_points=math.fsum(points_of(t) for t in thirds) / n,
+        p_win=sum(t >= win for t in thirds) / n,
+        cards=tuple(cards),
+        feasible=feasible,
+        contracts=(),
+        values=tuple(values),
+    )
+
+
+def _auction_odds(
+    view: SeatView, worlds: int, exact: bool, seed: int, rules: Rules, values: list[tuple[ContractValue, ...]]
+) -> Odds:
+    n = len(values)
+    contracts = tuple(
+        ContractOdds(
+            contract,
+            sum(v[index].won for v in values) / n,
+            estimate([v[index].game_points for v in values], exact),
+        )
+        for index, contract in enumerate(CONTRACTS)
+    )
+    return Odds(
+        view=view,
+        worlds=worlds,
+        exact=exact,
+        samples=n,
+        seed=seed,
+        win_thirds=rules.win_thirds,
+        thirds=None,
+        mean_points=None,
+        p_win=None,
+        cards=(),
+        feasible=(),
+        contracts=contracts,
+        values=tuple(values),
+    )
+
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "FORMAT_VERSION",
+    "CardOdds",
+    "ContractOdds",
+    "ContractValue",
+    "Estimate",
+    "Odds",
+    "WorldValue",
+    "estimate",
+    "odds",
+    "value_contracts",
+    "value_world",
+]

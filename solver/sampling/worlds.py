@@ -1,0 +1,250 @@
+"""The worlds a seat view allows, counted, enumerated or sampled uniformly.
+
+A world deals the cards the viewer cannot see.  After the auction it gives
+the other player a 16-card hand at trick 1 and his pile such that every
+card seen to be his is his, where the view says; his face-down pile cards
+are legal lay-aways (plain suit cards, no kings: a king or trull card is
+never laid away and a tarock is laid away face up, docs/rules.md §3.3);
+every card he played was in his hand; and he holds no card of a suit he
+failed to follow, and no tarock once he neither followed nor trumped.
+
+So each unseen card either must be in his hand, must lie in his pile, or
+may be in either, and the pile takes a fixed number of the last kind: the
+consistent worlds are exactly the ways to choose those, every one equally
+likely.  A uniform draw is one random choice of that many cards, with no
+rejection and no weighting.
+
+Before the auction the other's 16 cards, his 8 discards and the talon (in
+its order, which decides the talon choices) are all unseen; his face-down
+discards are plain suit cards other than kings, as above.
+
+>>> from kosolve.model.view import load_view
+>>> space = world_space(load_view("examples/views/trick4.json"))
+>>> space.worlds, space.pile_free, hand_names(space.flexible)
+(45, 8, ['HQ', 'HC', 'HJ', 'H1', 'DQ', 'D4', 'CC', 'C10', 'C9', 'C7'])
+>>> hand_names(space.pile_only)  # seen there, or spades: the dealer trumped S10
+['XI', 'SQ', 'SC', 'S7']
+>>> worlds = list(sample_worlds(load_view("examples/views/trick4.json"), 2, seed=1))
+>>> [hand_names(world.hands[1] & space.flexible) for world in worlds]
+[['C10', 'C7'], ['DQ', 'C9']]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from kosolve.model.cards import (
+    ALL_CARDS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TAROCK,
+    Card,
+    Hand,
+    card_name,
+    cards_of,
+    hand_names,
+    mask_of,
+    suit_of,
+)
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, TALON_SIZE, Dealt
+from kosolve.model.game import SEATS, seat_name
+from kosolve.model.reprs import readable_repr
+from kosolve.model.view import SEEN_IN_PILES, SeatView
+
+FACE_DOWN: Final[Hand] = ALL_CARDS & ~SEEN_IN_PILES
+"""The cards that may lie face down in a pile: plain suit cards, no kings."""
+
+
+class NoWorldError(ValueError):
+    """A seat view that no world is consistent with; the message says why."""
+
+
+@dataclass(frozen=True)
+class WorldSpace:
+    """What a view leaves open about the other's cards: those that ``hand_only``
+    can be in his hand, those ``pile_only`` can lie in his pile, and the
+    ``flexible`` ones, ``pile_free`` of which lie in his pile.  Before the
+    auction the talon's six come, in order, from what is left of his 30."""
+
+    view: SeatView
+    hand_only: Hand
+    pile_only: Hand
+    flexible: Hand
+    pile_free: int
+
+    def __repr__(self) -> str:
+        return readable_repr(self, hands=("hand_only", "pile_only", "flexible"))
+
+    @property
+    def worlds(self) -> int:
+        """How many worlds are consistent with the view."""
+        piles = math.comb(self.flexible.bit_count(), self.pile_free)
+        if not self.view.before_auction:
+            return piles
+        return piles * math.perm(self.unseen.bit_count() - DISCARD_SIZE, TALON_SIZE)
+
+    @property
+    def unseen(self) -> Hand:
+        """Every card that is not the viewer's: the other's and the talon."""
+        return ALL_CARDS & ~(self.view.hand | self.view.pile)
+
+    def world(self, laid: Hand, talon: tuple[Card, ...] = ()) -> Deal | Dealt:
+        """The world in which the flexible cards ``laid`` lie in the other's
+        pile (and, before the auction, the ``talon`` in its order)."""
+        view = self.view
+        pile = self.pile_only | laid
+        hand = self.unseen & ~pile & ~mask_of(talon)
+        if view.before_auction:
+            return _dealt(view, hand, pile, talon)
+        hands, piles = [0, 0], [0, 0]
+        hands[view.view], piles[view.view] = view.hand, view.pile
+        hands[view.other], piles[view.other] = hand, pile
+        assert view.contract is not None and view.declarer is not None
+        return Deal(
+            view.contract,
+            view.declarer,
+            (hands[0], hands[1]),
+            piles=(piles[0], piles[1]),
+            leader=view.leader,
+            play=view.play,
+            announcements=view.announcements,
+        )
+
+
+def _dealt(view: SeatView, hand: Hand, pile: Hand, talon: tuple[Card, ...]) -> Dealt:
+    """A world before the auction as a deal as dealt.  Which of his 16
+    cards each player picked up is not in the view and changes no value:
+    his personal cards are taken to be the 8 lowest of them by card number."""
+    held, laid = [0, 0], [0, 0]
+    held[view.view], laid[view.view] = view.hand, view.pile
+    held[view.other], laid[view.other] = hand, pile
+    personal = [mask_of(_low(held[seat])[:PERSONAL_SIZE]) for seat in SEATS]
+    hands = [held[seat] & ~personal[seat] | laid[seat] for seat in SEATS]
+    return Dealt(talon, (hands[0], hands[1]), (personal[0], personal[1]), (laid[0], laid[1]))
+
+
+def _low(hand: Hand) -> list[Card]:
+    """The cards of ``hand``, lowest card number first: the enumeration's
+    and the sampler's fixed order."""
+    return sorted(cards_of(hand))
+
+
+def _voids(view: SeatView) -> tuple[Hand, dict[int, str]]:
+    """The suits the other showed out of, as one mask, and for each suit
+    the first trick that showed it, for the messages."""
+    mask = 0
+    reasons: dict[int, str] = {}
+    other = seat_name(view.other)
+    for index, played in enumerate(view.played()):
+        if played.seat != view.other or played.led is None:
+            continue
+        led, card = suit_of(played.led), suit_of(played.card)
+        trick = index // 2 + 1
+        if card != led:
+            mask |= SUIT_MASKS[led]
+            reasons.setdefault(led, f"the {other} showed out of {SUIT_NAMES[led]} at trick {trick}")
+        if card != led and card != TAROCK and not mask & SUIT_MASKS[TAROCK]:
+            mask |= SUIT_MASKS[TAROCK]
+            reasons[TAROCK] = f"the {other} played no tarock at trick {trick}"
+    return mask, reasons
+
+
+def world_space(view: SeatView) -> WorldSpace:
+    """The worlds ``view`` allows; raises :class:`NoWorldError` when there
+    is none, saying why."""
+    other = seat_name(view.other)
+    unseen = ALL_CARDS & ~(view.hand | view.pile)
+    size = view.other_pile_size
+    if view.before_auction:
+        # His pile: the tarocks seen face up and face-down plain cards.
+        pile_only = view.other_pile
+        flexible = unseen & FACE_DOWN & ~pile_only
+        free = DISCARD_SIZE - pile_only.bit_count()
+        if free < 0 or free > flexible.bit_count():
+            raise NoWorldError(
+                f"the {other}'s 8 discards cannot be made of {pile_only.bit_count()} tarocks seen"
+                f" and {flexible.bit_count()} plain cards unseen"
+            )
+        return WorldSpace(view, unseen & ~pile_only & ~flexible, pile_only, flexible, free)
+    voids, reasons = _voids(view)
+    played = view.played_by(view.other)
+    pile_only = view.other_pile | unseen & voids & ~played
+    hand_only = played | unseen & ~view.other_pile & ~FACE_DOWN
+    clash = pile_only & hand_only
+    if clash:
+        # Only an unseen card of a suit he showed out of lands in both.
+        card = next(cards_of(clash))
+        raise NoWorldError(
+            f"no world fits the view: {card_name(card)} cannot lie face down in the {other}'s pile"
+            f" (no kings, trull cards or tarocks), so he held it, but {reasons[suit_of(card)]}"
+        )
+    flexible = unseen & ~pile_only & ~hand_only
+    free = size - pile_only.bit_count()
+    if free < 0:
+        raise NoWorldError(
+            f"no world fits the view: the {other}'s pile holds {size} cards,"
+            f" but {pile_only.bit_count()} must lie there ({', '.join(hand_names(pile_only))})"
+        )
+    if free > flexible.bit_count():
+        raise NoWorldError(
+            f"no world fits the view: the {other}'s pile holds {size} cards,"
+            f" but only {pile_only.bit_count() + flexible.bit_count()} may lie there"
+        )
+    return WorldSpace(view, hand_only, pile_only, flexible, free)
+
+
+def all_worlds(view: SeatView) -> Iterator[Deal | Dealt]:
+    """Every world ``view`` allows, each once, in a fixed order."""
+    space = world_space(view)
+    flexible = _low(space.flexible)
+    for laid in itertools.combinations(flexible, space.pile_free):
+        pile = mask_of(laid)
+        if not view.before_auction:
+            yield space.world(pile)
+            continue
+        rest = _low(space.unseen & ~space.pile_only & ~pile)
+        for talon in itertools.permutations(rest, TALON_SIZE):
+            yield space.world(pile, talon)
+
+
+def random_worlds(view: SeatView, n: int, seed: int = 0) -> Iterator[Deal | Dealt]:
+    """``n`` worlds of ``view`` drawn independently and uniformly, from the
+    ``seed`` alone.  Raises :class:`NoWorldError` when no world fits."""
+    space = world_space(view)
+    rng = random.Random(seed)
+    flexible = _low(space.flexible)
+    for _ in range(n):
+        pile = mask_of(rng.sample(flexible, space.pile_free))
+        if not view.before_auction:
+            yield space.world(pile)
+            continue
+        rest = _low(space.unseen & ~space.pile_only & ~pile)
+        yield space.world(pile, tuple(rng.sample(rest, TALON_SIZE)))
+
+
+def sample_worlds(view: SeatView, n: int, seed: int = 0) -> Iterator[Deal | Dealt]:
+    """``n`` worlds of ``view`` drawn independently and uniformly from the
+    ``seed`` alone (:func:`random_worlds`); when the view allows no more
+    than ``n``, every world once instead (:func:`all_worlds`), which makes
+    an average over them exact.  Raises :class:`NoWorldError` when no
+    world fits."""
+    if world_space(view).worlds <= n:
+        return all_worlds(view)
+    return random_worlds(view, n, seed)
+
+
+__all__ = [
+    "FACE_DOWN",
+    "NoWorldError",
+    "WorldSpace",
+    "all_worlds",
+    "random_worlds",
+    "sample_worlds",
+    "world_space",
+]
