@@ -21,6 +21,7 @@ from kosolve.batch.source import DealSource, SourceError
 from kosolve.batch.summary import render_summary, summarise
 from kosolve.batch.tasks import Question
 from kosolve.cli.errors import InputError
+from kosolve.cli.odds import MAX_SAMPLES
 from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.model.game import Rules
 
@@ -93,6 +94,14 @@ def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
     is_flag=True,
     help="Deals as dealt: the exchange table, par and the declared bid's cost (kosolve exchange), not the play.",
 )
+@click.option(
+    "--odds",
+    "samples",
+    type=click.IntRange(1, MAX_SAMPLES),
+    metavar="N",
+    help="Seat views (kosolve view): the odds of each from N sampled worlds (kosolve odds), not a deal's play.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="With --odds: the seed of every view's draw.")
 @click.option("--summary-only", is_flag=True, help="Solve nothing: print the summary of the results file.")
 @json_option
 @tt_mb_option
@@ -108,6 +117,8 @@ def batch_command(
     postmortem: bool,
     score: bool | None,
     exchange: bool,
+    samples: int | None,
+    seed: int,
     summary_only: bool,
     as_json: bool,
     tt_mb: float,
@@ -118,7 +129,7 @@ def batch_command(
     line, as kosolve deal writes them) or a folder of deal files (*.json),
     into RESULTS.jsonl: one line a deal, its "line" (from 1) or "file" and
     its "report", the object kosolve --json prints for it (kosolve exchange
-    --json with --exchange; docs/batch.md).  By default each report has the
+    --json with --exchange, kosolve odds --json with --odds; docs/batch.md).  By default each report has the
     value and every first card's value.  A bad deal gets an error record, {"line": 17,
     "error": "..."}, and the batch goes on; the exit status is then 1.
 
@@ -149,7 +160,12 @@ def batch_command(
     if os.path.exists(results) and os.path.exists(deals) and os.path.samefile(results, deals):
         raise click.UsageError(f"--output {results} is the deals' own file")
     options = Options(rules=rules, feasibility=feasibility, postmortem=postmortem, score=score)
-    question = Question("exchange" if exchange else "analyse", options)
+    if exchange and samples is not None:
+        raise click.UsageError("--exchange reads deals as dealt, --odds seat views: give one")
+    if samples is not None:
+        question = Question("odds", options, samples=samples, seed=seed)
+    else:
+        question = Question("exchange" if exchange else "analyse", options)
     try:
         batch = Batch(DealSource(deals), question, results)
         with contextlib.ExitStack() as stack:

@@ -175,6 +175,38 @@ def _solved_plain(deals: Path, folder: Path) -> Path:
     return out
 
 
+def test_odds_of_seat_views_are_what_kosolve_odds_json_gives(tmp_path: Path) -> None:
+    """Each line a seat view: its record is kosolve odds --json for it, the
+    same for one job and two, and a view that is not one an error record."""
+    views = sorted((Path(__file__).parent.parent / "examples" / "views").glob("*.json"))
+    lines = [json.dumps(json.loads(view.read_text())) for view in views] + ['{"version": 1}']
+    (tmp_path / "views.jsonl").write_text("\n".join(lines) + "\n")
+    for jobs in ("1", "2"):
+        result = batch(
+            str(tmp_path / "views.jsonl"),
+            "-o",
+            str(tmp_path / f"{jobs}.jsonl"),
+            "--odds",
+            "6",
+            "--seed",
+            "4",
+            "--jobs",
+            jobs,
+        )
+        assert result.exit_code == 1, result.output
+    found = by_key(tmp_path / "1.jsonl")
+    assert by_key(tmp_path / "2.jsonl") == found
+    for number, view in enumerate(views, start=1):
+        single = CliRunner().invoke(
+            cli, ["odds", "--json", "-q", "--no-feasibility", "--samples", "6", "--seed", "4", "--jobs", "1", str(view)]
+        )
+        assert single.exit_code == 0, single.output
+        expected = json.loads(single.stdout)
+        del expected["file"]
+        assert found[number] == {"line": number, "report": steady(expected)}
+    assert "view: required key missing" in found[len(views) + 1]["error"]
+
+
 def test_exchange_of_a_play_file_is_an_error_record(solved: tuple[Path, Path], tmp_path: Path) -> None:
     deals, _ = solved
     result = batch(str(deals), "-o", str(tmp_path / "r.jsonl"), "--jobs", "1", "--exchange")
@@ -222,6 +254,8 @@ def test_a_file_that_is_not_results_is_refused(tmp_path: Path) -> None:
         (["deals.jsonl", "--summary-only", "-o", "r.jsonl"], "give no DEALS"),
         (["--summary-only", "-o", "none.jsonl"], "none.jsonl: cannot read the file"),
         (["deals.jsonl"], "--output"),
+        (["deals.jsonl", "-o", "r.jsonl", "--odds", "5", "--exchange"], "give one"),
+        (["deals.jsonl", "-o", "r.jsonl", "--odds", "0"], "--odds"),
     ],
 )
 def test_bad_command_input_is_one_line_exit_2(

@@ -228,6 +228,7 @@ class Analyser:
     speed solving up but never change an answer."""
 
     def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB) -> None:
+        self.tt_mb = tt_mb
         self.budget = TableBudget.split(tt_mb)
         self.solver: Solver = Solver(tt_mb=self.budget.main_mb, goal_tt_mb=self.budget.goal_mb)
         self._score_solver: ScoreSolver | None = None

@@ -9,8 +9,9 @@ instead of stopping the batch.
 
 Each kind of question is one entry of :data:`ANSWERS`: a function from the
 warm analyser, the parsed JSON, the deal's name and the question to the
-JSON object of the result; another kind (the odds from one seat) is one
-more function there and one more name in :data:`KINDS`.
+JSON object of the result: a play position analysed, a deal as dealt's
+exchange table, or a seat view's odds (its lines are seat views, each
+sampled ``samples`` times from ``seed`` in the worker that takes it).
 
 >>> from kosolve.analysis.report import Analyser, Options
 >>> text = open("examples/ending.json", "rb").read()
@@ -30,9 +31,13 @@ from typing import Final
 
 from kosolve.analysis.pool import worker_analyser
 from kosolve.analysis.report import Analyser, Options, OptionsError
+from kosolve.model.announcements import AnnouncementError
 from kosolve.model.deal import DealError, parse_deal, read_json
 from kosolve.model.dealt import ExchangeError
 from kosolve.model.dealt_file import parse_dealt_file
+from kosolve.model.view import ViewError, parse_view
+from kosolve.sampling.odds import odds
+from kosolve.sampling.worlds import NoWorldError
 
 Key = int | str
 """A deal's place in the input: its line number (from 1), or its file's
@@ -47,14 +52,19 @@ deal lines, ``file`` for a folder of deal files."""
 class Question:
     """What the batch computes for every deal: ``kind`` is a key of
     :data:`ANSWERS`, ``options`` what ``kosolve --json`` would be given
-    (an exchange table takes only their rules)."""
+    (an exchange table and the odds take only their rules); ``samples``
+    and ``seed`` are the odds' (``kosolve odds``)."""
 
     kind: str
     options: Options
+    samples: int = 0
+    seed: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind of question {self.kind!r} (one of {', '.join(KINDS)})")
+        if (self.kind == "odds") != (self.samples > 0):
+            raise ValueError("the odds, and only they, take a number of samples, at least 1")
 
 
 @dataclass(frozen=True)
@@ -75,28 +85,47 @@ class Work:
         return f"line {self.key}" if self.field == "line" else str(self.key)
 
 
-def _analyse(analyser: Analyser, data: object, source: str, options: Options) -> dict[str, object]:
+def _analyse(analyser: Analyser, data: object, source: str, question: Question) -> dict[str, object]:
     """What ``kosolve --json`` prints for the deal (a deal as dealt is played
     from its bid and exchange, as ``kosolve`` plays it)."""
-    deal = parse_deal(data, source, rules=options.rules)
-    return analyser.analyse(deal, options).to_json()
+    deal = parse_deal(data, source, rules=question.options.rules)
+    return analyser.analyse(deal, question.options).to_json()
 
 
-def _exchange(analyser: Analyser, data: object, source: str, options: Options) -> dict[str, object]:
+def _exchange(analyser: Analyser, data: object, source: str, question: Question) -> dict[str, object]:
     """What ``kosolve exchange --json`` prints for the deal as dealt."""
-    file = parse_dealt_file(data, source, rules=options.rules)
-    return analyser.analyse_exchange(file.dealt, options.rules, file.declared).to_json()
+    rules = question.options.rules
+    file = parse_dealt_file(data, source, rules=rules)
+    return analyser.analyse_exchange(file.dealt, rules, file.declared).to_json()
 
 
-Answer = Callable[[Analyser, object, str, Options], dict[str, object]]
+def _odds(analyser: Analyser, data: object, source: str, question: Question) -> dict[str, object]:
+    """What ``kosolve odds --json`` prints for the seat view: its worlds
+    solved in this worker, one after another, with its warm analyser (a
+    batch spreads its lines, not one line's worlds, over the workers)."""
+    view = parse_view(data, source)
+    rules = question.options.rules
+    found = odds(
+        view,
+        question.samples,
+        question.seed,
+        jobs=1,
+        rules=rules,
+        tt_mb=analyser.tt_mb,
+        feasibility=question.options.feasibility,
+    )
+    return found.to_json()
 
-ANSWERS: Final[dict[str, Answer]] = {"analyse": _analyse, "exchange": _exchange}
+
+Answer = Callable[[Analyser, object, str, Question], dict[str, object]]
+
+ANSWERS: Final[dict[str, Answer]] = {"analyse": _analyse, "exchange": _exchange, "odds": _odds}
 """Each kind of question and the function that answers it for one deal."""
 KINDS: Final = tuple(ANSWERS)
 REPORT: Final = "report"
 """The key of a result record that holds the answer."""
 
-_BAD_DEAL: Final = (DealError, OptionsError, ExchangeError)
+_BAD_DEAL: Final = (DealError, OptionsError, ExchangeError, ViewError, NoWorldError, AnnouncementError)
 """What a deal that cannot be answered raises: its record says so and the
 batch goes on.  Anything else is a fault of kosolve and stops the batch
 (what is finished stays in the results)."""
@@ -110,7 +139,7 @@ def answer(analyser: Analyser, work: Work) -> dict[str, object]:
         return {**record, "error": work.problem}
     try:
         data = read_json(io.BytesIO(work.text), work.source)
-        result = ANSWERS[work.question.kind](analyser, data, work.source, work.question.options)
+        result = ANSWERS[work.question.kind](analyser, data, work.source, work.question)
     except _BAD_DEAL as error:
         return {**record, "error": str(error)}
     # Nested, not merged: the report's own "line" is its line of play.
