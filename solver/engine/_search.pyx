@@ -343,6 +343,34 @@ cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* ga
     return n
 
 
+cdef int child_value(SearchState* child, int guess) noexcept nogil:
+    """The value of one child of a position, each a call of its own (the
+    root cards can be valued side by side): by bisection without a guess
+    (``guess`` < 0), else by MTD(f) from ``guess``."""
+    if guess < 0:
+        return exact_value(child)
+    return mtdf_value(child, guess, 0, thirds_in_play(child))
+
+
+cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
+                      int* values) noexcept nogil:
+    """The value of each of the ``n`` children of ``root`` (after the cards
+    ``moves``, which gave the declarer ``gains``), into ``values`` by card;
+    the children's nodes are added to the root's.  The first card (the
+    likely best) is valued by bisection; the others by MTD(f) from the best
+    value so far, which most of them only match or fall short of."""
+    cdef bint maximizing = side_to_move(root.leader, root.led) == root.declarer
+    cdef int i, card, best = 0
+    for i in range(n):
+        card = moves[i]
+        values[card] = gains[i] + child_value(&children[i], -1 if i == 0 else max(best - gains[i], 0))
+        if i == 0:
+            best = values[card]
+        else:
+            best = max(best, values[card]) if maximizing else min(best, values[card])
+        root.nodes += children[i].nodes
+
+
 cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) noexcept nogil:
     """Whether a child is worth ``target``, its parent's value less the
     card's gain: one null-window test."""
@@ -471,28 +499,14 @@ cdef class Solver:
         cdef int gains[MAX_MOVES]
         cdef int statuses[MAX_MOVES]
         cdef int values[64]
-        cdef int n, i, card, best
-        cdef bint maximizing
-        cdef SearchState* child
+        cdef int n
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
         in_play = cards_in_play(&self.state)
         legal = legal_cards(&self.state)
         with nogil:
-            # The first card (the likely best) is valued by bisection; the
-            # others by MTD(f) from the best value so far, which most of them
-            # only match or fall short of.
-            maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             n = expand(&self.state, moves, children, gains, statuses)
-            for i in range(n):
-                card, child = moves[i], &children[i]
-                if i == 0:
-                    values[card] = gains[i] + exact_value(child)
-                    best = values[card]
-                else:
-                    values[card] = gains[i] + mtdf_value(child, best - gains[i], 0, thirds_in_play(child))
-                    best = max(best, values[card]) if maximizing else min(best, values[card])
-                self.state.nodes += child.nodes
+            value_cards(&self.state, n, moves, children, gains, values)
         return [(card, values[rep]) for card, rep in _representative_of(legal, in_play)]
 
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
