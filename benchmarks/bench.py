@@ -2,7 +2,7 @@
 
 Usage: ``python benchmarks/bench.py [--deals N] [--seed S] [--tt-mb MB]
 [--endings N] [--ending-tricks T] [--postmortems N] [--no-goals] [--repeat N]
-[--json]``.  Progress goes to stderr.
+[--hard] [--json]``.  Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="solve the whole deals this many times; each deal's fastest time counts"
     )
+    parser.add_argument("--hard", action="store_true", help="the hard set: both hands with at least 8 tarocks")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     report = run_bench(
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> None:
         goals=not args.no_goals,
         postmortems=args.postmortems,
         repeat=args.repeat,
+        hard=args.hard,
         progress=_progress,
     )
     print(json.dumps(report.to_json(), indent=2) if args.json else report.format())

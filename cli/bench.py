@@ -12,6 +12,7 @@ import click
 
 from kosolve.cli.options import json_option, quiet_option, tt_mb_option
 from kosolve.model.game import TRICKS_PER_GAME
+from kosolve.tools.dealing import HARD_TAROCKS
 
 
 @click.command("bench", short_help="Time the solver on dealt positions.")
@@ -25,6 +26,11 @@ from kosolve.model.game import TRICKS_PER_GAME
     "exchanges",
     type=click.IntRange(min=0),
     help="Exchange tables of deals as dealt to time: both players, every talon choice and lay-away (default: none).",
+)
+@click.option(
+    "--hard",
+    is_flag=True,
+    help=f"Solve the hard set instead: realistic deals in which both hands hold at least {HARD_TAROCKS} tarocks.",
 )
 @click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
 @click.option(
@@ -56,6 +62,7 @@ def bench_command(
     ending_tricks: int | None,
     postmortems: int | None,
     exchanges: int | None,
+    hard: bool,
     goals: bool,
     with_odds: bool,
     repeat: int,
@@ -75,6 +82,7 @@ def bench_command(
       kosolve bench
       kosolve bench --deals 20 --endings 5 --json
       kosolve bench --repeat 3   # on a busy machine
+      kosolve bench --hard       # the even tarock splits, the hardest deals
       kosolve bench --signature  # did a change alter the search?
       kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
       kosolve bench --deals 0 --endings 0 --postmortems 0 --odds
@@ -100,7 +108,7 @@ def bench_command(
 
     def bench(progress: Callable[[int, int], None] | None) -> Any:
         try:
-            return run_bench(tt_mb=tt_mb, goals=goals, repeat=repeat, progress=progress, **options)
+            return run_bench(tt_mb=tt_mb, goals=goals, repeat=repeat, hard=hard, progress=progress, **options)
         except (MemoryError, ValueError) as error:
             raise click.ClickException(f"the benchmark failed: {error or 'out of memory'}") from None
 

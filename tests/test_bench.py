@@ -6,9 +6,12 @@ import json
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from kosolve.cli.main import cli
+from kosolve.model.dealt import TAROCKS
 from kosolve.tools.bench import BenchError, BenchReport, DealTiming, EndingTiming, Spread, run_bench
-from kosolve.tools.dealing import deal_games
+from kosolve.tools.dealing import HARD_TAROCKS, deal_games, deal_hard_games
 
 
 @pytest.fixture(scope="module")
@@ -80,9 +83,9 @@ def test_repeated_runs_keep_the_fastest_time_and_the_same_nodes() -> None:
 
 
 def test_spread_percentiles() -> None:
-    assert Spread.of([4.0]) == Spread(4.0, 4.0, 4.0, 4.0)
+    assert Spread.of([4.0]) == Spread(4.0, 4.0, 4.0, 4.0, 4.0)
     spread = Spread.of(list(range(101)))
-    assert (spread.median, spread.p90, spread.p95, spread.max) == (50.0, 90.0, 95.0, 100.0)
+    assert (spread.median, spread.p90, spread.p95, spread.p99, spread.max) == (50.0, 90.0, 95.0, 99.0, 100.0)
 
 
 def test_a_disagreement_shows_in_the_report() -> None:
@@ -114,3 +117,26 @@ def test_exchange_tables_are_timed_only_when_asked() -> None:
     assert "Exchange tables of deals as dealt" in report.format()
     assert report.to_json()["exchange_tables"]["count"] == 1  # type: ignore[index]
     assert "Exchange tables" not in run_bench(deals=0, endings=0, postmortems=0, goals=False).format()
+
+
+def test_the_hard_set_holds_even_tarock_splits() -> None:
+    report = run_bench(deals=2, seed=1, endings=0, goals=False, postmortems=0, hard=True)
+    hard = deal_hard_games(2, seed=1)
+    assert [(d.contract, d.declarer) for d in report.deals] == [(d.contract, d.declarer) for d in hard]
+    assert all((hand & TAROCKS).bit_count() >= HARD_TAROCKS for deal in hard for hand in deal.hands)
+    assert report.hard and report.to_json()["deal_set"] == "hard"
+    assert run_bench(deals=0, endings=0, postmortems=0, goals=False).to_json()["deal_set"] == "standard"
+    assert f"Hard whole deals (both hands with at least {HARD_TAROCKS} tarocks)" in report.format()
+    # Every deal of the standard set that qualifies is in the hard set of the same seed, in order.
+    standard = [d for d in deal_games(10, seed=1) if all((h & TAROCKS).bit_count() >= HARD_TAROCKS for h in d.hands)]
+    assert deal_hard_games(len(standard), seed=1) == standard
+
+
+def test_the_hard_set_on_the_command_line() -> None:
+    result = CliRunner().invoke(
+        cli, ["bench", "--hard", "--deals", "1", "--endings", "0", "--postmortems", "0", "--no-goals", "-q", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["deal_set"] == "hard" and data["whole_deals"]["solved"] == 1
+    assert set(data["whole_deals"]["time_ms"]) == {"median", "p90", "p95", "p99", "max"}

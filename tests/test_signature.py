@@ -11,10 +11,11 @@ from click.testing import CliRunner
 from kosolve.cli.main import cli
 from kosolve.tools.bench import SIGNATURE_KINDS, signature, signature_breakdown
 
-SIGNATURE = 6_540_921
-"""The signature of this code (also of bdd5b80, before the packages were
-reorganised).  A commit that changes it must say in its message why the
-search changed, and record the new figure in docs/benchmarks.md."""
+SIGNATURE = 6_633_576
+"""The signature of this code: the last two tricks are played out instead
+of searched (6,540,921 before; docs/benchmarks.md).  A commit that changes
+it must say in its message why the search changed, and record the new
+figure in docs/benchmarks.md."""
 
 
 def test_the_signature_is_pinned() -> None:

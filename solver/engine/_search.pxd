@@ -3,7 +3,7 @@
 # reads and writes the transposition table only through tt_key, tt_probe,
 # tt_move and tt_store.
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int8_t, uint64_t
 
 from kosolve.engine._bits cimport Hand
 from kosolve.engine._table cimport Table
@@ -34,3 +34,6 @@ cdef int search(SearchState* s, int beta) noexcept nogil
 cdef int exact_value(SearchState* s) noexcept nogil
 cdef int mtdf_value(SearchState* s, int guess, int lower, int upper) noexcept nogil
 cdef int thirds_in_play(SearchState* s) noexcept nogil
+cdef int child_value(SearchState* child, int guess) noexcept nogil
+cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
+                      int* values) noexcept nogil

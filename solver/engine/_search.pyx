@@ -80,6 +80,52 @@ cdef inline int last_trick(SearchState* s) noexcept nogil:
     return trick_thirds(led, reply) if winner == s.declarer else 0
 
 
+cdef inline int two_tricks(SearchState* s, int leader, Hand lead_hand, Hand follow_hand, int led,
+                           int reply) noexcept nogil:
+    """The declarer's thirds from the trick of ``led`` and ``reply`` and the
+    last trick after it, in which each side plays the one card it has left."""
+    cdef Hand lead_rest = lead_hand & ~bit(led)
+    cdef Hand follow_rest = follow_hand & ~bit(reply)
+    cdef int winner = 1 - leader if reply_wins(led, reply) else leader
+    cdef int thirds = trick_thirds(led, reply) if winner == s.declarer else 0
+    cdef int last_led = lowest_card(lead_rest if winner == leader else follow_rest)
+    cdef int last_reply = lowest_card(follow_rest if winner == leader else lead_rest)
+    if (1 - winner if reply_wins(last_led, last_reply) else winner) == s.declarer:
+        thirds += trick_thirds(last_led, last_reply)
+    return thirds
+
+
+cdef int last_tricks(SearchState* s, int beta) noexcept nogil:
+    """The last two tricks played out: at most two leads of two replies
+    each, cheaper than searching them with table keys, probes and ordering
+    (docs/benchmarks.md).  Fail-soft like the search: each side stops as
+    soon as the null window is decided.  A reply counts three nodes, itself
+    and the last trick's two cards."""
+    cdef int leader = s.leader
+    cdef Hand lead_hand = s.hand[leader]
+    cdef Hand follow_hand = s.hand[1 - leader]
+    cdef bint lead_max = leader == s.declarer
+    cdef int best = -INFINITE if lead_max else INFINITE
+    cdef int reply_best, value, led, reply
+    cdef Hand leads = lead_hand, replies
+    while leads:
+        led = lowest_card(leads)
+        leads &= leads - 1
+        replies = legal_replies(follow_hand, led)
+        reply_best = INFINITE if lead_max else -INFINITE
+        s.nodes += 1
+        while replies:
+            reply = lowest_card(replies)
+            replies &= replies - 1
+            s.nodes += 3
+            value = two_tricks(s, leader, lead_hand, follow_hand, led, reply)
+            if fold_value(not lead_max, value, &reply_best, beta) == CUTOFF:
+                break
+        if fold_value(lead_max, reply_best, &best, beta) == CUTOFF:
+            break
+    return best
+
+
 cdef inline Hand goal_alone(SearchState* s) noexcept nogil:
     """The cards that must not be grouped with their equals: a goal's bird."""
     return bit(s.goal_card) if s.goal == GOAL_BIRD else 0
@@ -124,8 +170,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
         if s.goal == GOAL_BIRD and popcount(forehand) < s.goal_cards:
             return FAILED  # the bird's trick is past and the bird was not played in it
         table = s.goal_tt
-    elif popcount(forehand) == 1:
-        return last_trick(s)
+    elif popcount(forehand) <= 2:
+        return last_tricks(s, beta) if popcount(forehand) == 2 else last_trick(s)
     # The bucket loads while the bounds are worked out.
     if key == NULL:
         key = &own_key
@@ -194,12 +240,13 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     cdef int n, i, card, value, gain, winner, status
     cdef int8_t moves[MAX_MOVES]
     cdef TTKey keys[64]  # by card
-    # The children after a trick that leaves two or more cards a hand probe
-    # the table.  Their keys are worked out here, all at once and before the
-    # replies are put in order, so that their buckets load side by side and
-    # while the node still works: the probes' cache misses, not the
-    # instructions, bound the search's speed (docs/benchmarks.md).
-    cdef bint keyed = goal == GOAL_NONE and cards > 2
+    # The children after a trick that leaves three or more cards a hand
+    # probe the table (two are played out).  Their keys are worked out here,
+    # all at once and before the replies are put in order, so that their
+    # buckets load side by side and while the node still works: the probes'
+    # cache misses, not the instructions, bound the search's speed
+    # (docs/benchmarks.md).
+    cdef bint keyed = goal == GOAL_NONE and cards > 3
     cdef Hand candidates = reply_candidates(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led),
                                             goal_alone(s))
     if keyed:
@@ -343,6 +390,34 @@ cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* ga
     return n
 
 
+cdef int child_value(SearchState* child, int guess) noexcept nogil:
+    """The value of one child of a position, each a call of its own (the
+    root cards can be valued side by side): by bisection without a guess
+    (``guess`` < 0), else by MTD(f) from ``guess``."""
+    if guess < 0:
+        return exact_value(child)
+    return mtdf_value(child, guess, 0, thirds_in_play(child))
+
+
+cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
+                      int* values) noexcept nogil:
+    """The value of each of the ``n`` children of ``root`` (after the cards
+    ``moves``, which gave the declarer ``gains``), into ``values`` by card;
+    the children's nodes are added to the root's.  The first card (the
+    likely best) is valued by bisection; the others by MTD(f) from the best
+    value so far, which most of them only match or fall short of."""
+    cdef bint maximizing = side_to_move(root.leader, root.led) == root.declarer
+    cdef int i, card, best = 0
+    for i in range(n):
+        card = moves[i]
+        values[card] = gains[i] + child_value(&children[i], -1 if i == 0 else max(best - gains[i], 0))
+        if i == 0:
+            best = values[card]
+        else:
+            best = max(best, values[card]) if maximizing else min(best, values[card])
+        root.nodes += children[i].nodes
+
+
 cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) noexcept nogil:
     """Whether a child is worth ``target``, its parent's value less the
     card's gain: one null-window test."""
@@ -471,28 +546,14 @@ cdef class Solver:
         cdef int gains[MAX_MOVES]
         cdef int statuses[MAX_MOVES]
         cdef int values[64]
-        cdef int n, i, card, best
-        cdef bint maximizing
-        cdef SearchState* child
+        cdef int n
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
         in_play = cards_in_play(&self.state)
         legal = legal_cards(&self.state)
         with nogil:
-            # The first card (the likely best) is valued by bisection; the
-            # others by MTD(f) from the best value so far, which most of them
-            # only match or fall short of.
-            maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             n = expand(&self.state, moves, children, gains, statuses)
-            for i in range(n):
-                card, child = moves[i], &children[i]
-                if i == 0:
-                    values[card] = gains[i] + exact_value(child)
-                    best = values[card]
-                else:
-                    values[card] = gains[i] + mtdf_value(child, best - gains[i], 0, thirds_in_play(child))
-                    best = max(best, values[card]) if maximizing else min(best, values[card])
-                self.state.nodes += child.nodes
+            value_cards(&self.state, n, moves, children, gains, values)
         return [(card, values[rep]) for card, rep in _representative_of(legal, in_play)]
 
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):

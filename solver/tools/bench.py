@@ -32,7 +32,7 @@ from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, An
 from kosolve.model.cards import Card, card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Position, Seat
-from kosolve.tools.dealing import deal_as_dealt, deal_games, random_ending
+from kosolve.tools.dealing import HARD_TAROCKS, deal_as_dealt, deal_games, deal_hard_games, random_ending
 from kosolve.tools.reference import reference_move_values
 
 MB = 1024 * 1024
@@ -50,11 +50,12 @@ class BenchError(ValueError):
 
 @dataclass(frozen=True)
 class Spread:
-    """Median, 90th and 95th percentile and maximum of a set of figures."""
+    """Median, 90th, 95th and 99th percentile and maximum of a set of figures."""
 
     median: float
     p90: float
     p95: float
+    p99: float
     max: float
 
     @classmethod
@@ -62,25 +63,25 @@ class Spread:
         """The spread of ``values`` (linear interpolation between ranks).
 
         >>> Spread.of([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
-        Spread(median=6.0, p90=10.0, p95=10.5, max=11.0)
+        Spread(median=6.0, p90=10.0, p95=10.5, p99=10.9, max=11.0)
         """
-        median, p90, p95 = np.percentile(np.asarray(values, dtype=float), [50, 90, 95])
-        return cls(float(median), float(p90), float(p95), float(max(values)))
+        median, p90, p95, p99 = np.percentile(np.asarray(values, dtype=float), [50, 90, 95, 99])
+        return cls(float(median), float(p90), float(p95), float(p99), float(max(values)))
 
     def to_json(self) -> dict[str, float]:
-        return {"median": self.median, "p90": self.p90, "p95": self.p95, "max": self.max}
+        return {"median": self.median, "p90": self.p90, "p95": self.p95, "p99": self.p99, "max": self.max}
 
-    HEADER = f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'max':>14}"
+    HEADER = f"  {'':12}{'median':>14}{'p90':>14}{'p95':>14}{'p99':>14}{'max':>14}"
     """The column heads of :meth:`row`."""
 
     def row(self, label: str, spec: str) -> str:
-        """One line of a table: ``label`` and the four figures, each in the
+        """One line of a table: ``label`` and the five figures, each in the
         format ``spec``.
 
-        >>> Spread(1.0, 2.0, 3.0, 4.0).row("time (ms)", ".1f")
-        '  time (ms)              1.0           2.0           3.0           4.0'
+        >>> Spread(1.0, 2.0, 3.0, 4.0, 5.0).row("time (ms)", ".1f")
+        '  time (ms)              1.0           2.0           3.0           4.0           5.0'
         """
-        figures = (self.median, self.p90, self.p95, self.max)
+        figures = (self.median, self.p90, self.p95, self.p99, self.max)
         return f"  {label:12}" + "".join(f"{figure:14{spec}}" for figure in figures)
 
 
@@ -168,6 +169,8 @@ class BenchReport:
     exchanges: tuple[ExchangeTiming, ...] = ()
     repeat: int = 1
     """How many times each whole deal was solved; its fastest time counts."""
+    hard: bool = False
+    """Whether the whole deals are the hard set (:func:`~kosolve.tools.dealing.deal_hard_games`)."""
 
     @property
     def deals_solved(self) -> int:
@@ -262,6 +265,7 @@ class BenchReport:
             "tt_mb": self.tt_mb,
             "table_mb": self.table_mb,
             "repeat": self.repeat,
+            "deal_set": "hard" if self.hard else "standard",
             "whole_deals": whole,
             "endings": endings,
             "goals": {
@@ -304,7 +308,8 @@ class BenchReport:
             f"kosolve {__version__} benchmark: seed {self.seed},"
             f" table {self.table_mb:g} MB (of {self.tt_mb:g} MB for all tables)",
             "",
-            f"Whole deals at trick 1, every first card valued: {self.deals_solved} solved"
+            (f"Hard whole deals (both hands with at least {HARD_TAROCKS} tarocks)" if self.hard else "Whole deals")
+            + f" at trick 1, every first card valued: {self.deals_solved} solved"
             + (f", the fastest of {self.repeat} runs each" if self.repeat > 1 else ""),
         ]
         if self.deals:
@@ -372,6 +377,7 @@ def run_bench(
     postmortems: int = DEFAULT_POSTMORTEMS,
     exchanges: int = 0,
     repeat: int = 1,
+    hard: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> BenchReport:
     """Solve ``deals`` whole deals and ``endings`` endings of
@@ -381,7 +387,10 @@ def run_bench(
     ``progress(done, total)`` is called after every position, whole deals
     first, then endings; the endings take most of the time of a short run,
     since the reference search is slow; then ``exchanges`` exchange tables
-    of deals as dealt from ``seed``."""
+    of deals as dealt from ``seed``.  With ``hard`` the whole deals are the
+    hard set, those in which both hands hold at least
+    :data:`~kosolve.tools.dealing.HARD_TAROCKS` tarocks (the post-mortems
+    play them too)."""
     if deals < 0 or endings < 0 or postmortems < 0 or exchanges < 0:
         raise BenchError("the numbers of deals, endings, post-mortems and exchange tables must not be negative")
     if repeat < 1:
@@ -391,7 +400,7 @@ def run_bench(
     total = deals * repeat + endings + postmortems + exchanges
     deal_timings: list[DealTiming] = []
     goal_timings: list[GoalTiming] = []
-    whole_deals = deal_games(deals, seed)
+    whole_deals = deal_hard_games(deals, seed) if hard else deal_games(deals, seed)
     # Timings on a shared machine jump from run to run; the fastest of
     # several runs, each with a table of its own, is the one least disturbed.
     # The nodes are the same in every run.
@@ -468,6 +477,7 @@ def run_bench(
         postmortems=tuple(postmortem_timings),
         exchanges=tuple(exchange_timings),
         repeat=repeat,
+        hard=hard,
     )
 
 

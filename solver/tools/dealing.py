@@ -322,6 +322,33 @@ def deal_games(
     return [deal_game(rng, contract, declarer, discard) for _ in range(n)]
 
 
+HARD_TAROCKS: Final = 8
+"""The tarocks each hand holds at least in a deal of :func:`deal_hard_games`."""
+
+
+def deal_hard_games(n: int, seed: int, tarocks: int = HARD_TAROCKS) -> list[Deal]:
+    """``n`` deals of :func:`deal_game` in which both hands hold at least
+    ``tarocks`` tarocks, the same for the same ``seed``: the even tarock
+    splits, whose many tarock tricks keep the search's hardest trees open.
+    Deals that miss are skipped, so the set stays realistic otherwise.
+
+    >>> deals = deal_hard_games(3, seed=5)
+    >>> all((hand & TAROCKS).bit_count() >= HARD_TAROCKS for deal in deals for hand in deal.hands)
+    True
+    >>> deals == deal_hard_games(3, seed=5)
+    True
+    """
+    if 2 * tarocks > TAROCKS.bit_count():
+        raise DealingError(f"both hands cannot hold {tarocks} tarocks: there are {TAROCKS.bit_count()}")
+    rng = random.Random(seed)
+    deals: list[Deal] = []
+    while len(deals) < n:
+        deal = deal_game(rng)
+        if all((hand & TAROCKS).bit_count() >= tarocks for hand in deal.hands):
+            deals.append(deal)
+    return deals
+
+
 def random_ending(rng: random.Random, max_tricks: int) -> Deal:
     """A deal played on with random legal cards until at most ``max_tricks``
     tricks remain.  The returned deal starts at that trick boundary: its
