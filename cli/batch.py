@@ -22,7 +22,7 @@ from kosolve.batch.summary import render_summary, summarise
 from kosolve.batch.tasks import Question
 from kosolve.cli.errors import InputError
 from kosolve.cli.odds import MAX_SAMPLES
-from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.model.game import Rules
 
 FAILED: Final = 1
@@ -67,12 +67,7 @@ def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
     type=click.Path(dir_okay=False, readable=False),
     help="The results file: one JSON object a line. If it exists, the batch resumes it.",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Worker processes on this machine, one solver each  [default: every core]",
-)
+@jobs_option
 @click.option("--dask", "address", metavar="ADDRESS", help="Run on the Dask cluster whose scheduler is ADDRESS.")
 @click.option(
     "--chunk",

@@ -12,7 +12,7 @@ import click
 
 from kosolve.cli.errors import InputError
 from kosolve.cli.loading import load_seat_view
-from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
@@ -38,12 +38,7 @@ MAX_SAMPLES: Final = 1_000_000
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the draw: the same seed, the same worlds."
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    metavar="J",
-    help="Worker processes (default: every core); the numbers are the same for any J.",
-)
+@jobs_option
 @click.option(
     "--feasibility/--no-feasibility",
     default=True,

@@ -62,6 +62,18 @@ def tt_mb_option(function: F) -> F:
     )(function)
 
 
+def jobs_option(function: F) -> F:
+    """``--jobs N``: worker processes, one solver each (default: every core
+    this process may use); what they answer does not depend on N."""
+    return click.option(
+        "--jobs",
+        type=click.IntRange(min=1),
+        metavar="N",
+        help="Worker processes on this machine, one solver each; the answers are the same for any N"
+        "  [default: every core]",
+    )(function)
+
+
 def json_option(function: F) -> F:
     """``--json``: machine-readable output on stdout."""
     return click.option(
