@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
+from kosolve.engine._search import MAX_SEARCH_THREADS
 from kosolve.model.game import DEFAULT_RULES, DISCARD_VARIANTS, RULE_SWITCHES, Rules
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -59,6 +61,43 @@ def tt_mb_option(function: F) -> F:
         metavar="MB",
         help="Memory for all the search tables of a run, in megabytes: a quarter each for the goal table"
         " (at most 8 MB) and the score table (at most 16 MB), the rest for the main table.",
+    )(function)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system
+    tells it), at most the solver's :data:`MAX_SEARCH_THREADS`."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # no sched_getaffinity (macOS, Windows)
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_SEARCH_THREADS))
+
+
+def threads_option(function: F) -> F:
+    """``--threads N``: the threads a solve of one position runs (1 to
+    :data:`MAX_SEARCH_THREADS`), by default every core this process may use.
+
+    >>> from click.testing import CliRunner
+    >>> @click.command()
+    ... @threads_option
+    ... def count(threads: int) -> None:
+    ...     click.echo(threads)
+    >>> CliRunner().invoke(count, ["--threads", "2"]).output
+    '2\\n'
+    >>> CliRunner().invoke(count, []).output == f"{available_cores()}\\n"
+    True
+    >>> CliRunner().invoke(count, ["--threads", "0"]).exit_code
+    2
+    """
+    return click.option(
+        "--threads",
+        type=click.IntRange(1, MAX_SEARCH_THREADS),
+        default=available_cores,
+        show_default="all cores",
+        metavar="N",
+        help="Threads for the search of each position, over one shared table: the answers are the same for any"
+        " number, only faster (on positions of ten or more cards in play).",
     )(function)
 
 
