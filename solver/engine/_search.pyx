@@ -383,18 +383,21 @@ cdef enum:
 cdef struct RootWork:
     int kind                # ROOT_MOVE_VALUES, ROOT_VALUE or ROOT_KEEPS
     int n                   # the root's cards
-    SearchState* children   # the position after each card
+    SearchState* children   # the position after each card (each thread searches a copy of its own)
     int* gains              # what each card gave the declarer
     int* results            # each card's value with its gain (ROOT_KEEPS: whether it keeps ``target``)
     bint maximizing         # whether the side to move is the declarer
     int target              # ROOT_KEEPS: the root's value; ROOT_VALUE: a guess at it, -1 for none
+    int threads             # the threads splitting the root
+    bint share_first        # whether the threads bisect the first card together (first_value)
+    Table* tt               # the shared tables
+    Table* goal_tt
+    Table* views            # what each thread's table views counted, written when it is done
+    Table* goal_views
+    uint64_t* nodes         # the nodes each thread searched, likewise
     int next                # the next card to take (shared)
     int best                # the best value so far (shared); ``unknown`` until a card has one
     int unknown             # -INFINITE when maximizing, else INFINITE
-    Table* views            # a view of the main table for each thread
-    Table* goal_views       # and of the goal table
-    int threads             # the threads splitting the root
-    SearchState* firsts     # a copy of the first card's position for each thread (first_value)
     int lower               # the first card's value is at least this (shared; first_value)
     int upper               # ... and at most this
 
@@ -421,18 +424,17 @@ cdef inline int better_value(SearchState* child, int gain, int best, bint known,
     return gain + mtdf_value(child, bound, 0, bound)
 
 
-cdef int first_value(RootWork* work, int part) noexcept nogil:
+cdef int first_value(RootWork* work, SearchState* child, int part) noexcept nogil:
     """The first card's value, by a bisection that the threads share: each
     tests its own point of the interval (thread p of T at (p + 1) / (T + 1)
     of it), and every result narrows the interval for all of them."""
-    cdef SearchState* copy = &work.firsts[part]
     cdef int lower, upper, beta, value
     while True:
         lower, upper = load_int(&work.lower), load_int(&work.upper)
         if lower >= upper:
             return lower
         beta = min(lower + ((upper - lower) * (part + 1) + work.threads) // (work.threads + 1), upper)
-        value = search(copy, beta)
+        value = search(child, beta)
         if value >= beta:
             fold_shared(&work.lower, value, True)
         else:
@@ -441,31 +443,40 @@ cdef int first_value(RootWork* work, int part) noexcept nogil:
 
 cdef void root_part(void* shared, int part) noexcept nogil:
     """One thread's part of a root split: cards from the shared counter
-    until none is left."""
+    until none is left.  Whatever a thread writes at every node (its
+    SearchState, its table counters) lives on its own stack, apart from the
+    other threads' cache lines, and is handed back once, at the end."""
     cdef RootWork* work = <RootWork*>shared
-    cdef SearchState* child
+    cdef Table tt = table_view(work.tt)
+    cdef Table goal_tt = table_view(work.goal_tt)
+    cdef SearchState child
+    cdef uint64_t nodes = 0
     cdef int i, best, value
-    if work.firsts != NULL:
-        value = work.gains[0] + first_value(work, part)
+    if work.share_first:
+        child = work.children[0]
+        child.tt, child.goal_tt = &tt, &goal_tt
+        value = work.gains[0] + first_value(work, &child, part)
+        nodes += child.nodes
         work.results[0] = value
         fold_shared(&work.best, value, work.maximizing)
     while True:
         i = take(&work.next)
         if i >= work.n:
-            return
-        child = &work.children[i]
-        child.tt = &work.views[part]
-        child.goal_tt = &work.goal_views[part]
+            break
+        child = work.children[i]
+        child.tt, child.goal_tt = &tt, &goal_tt
         if work.kind == ROOT_KEEPS:
-            work.results[i] = keeps_value(child, work.target - work.gains[i], work.maximizing)
-            continue
-        best = load_int(&work.best)
-        if work.kind == ROOT_MOVE_VALUES:
-            value = root_card_value(child, work.gains[i], best, best != work.unknown)
+            work.results[i] = keeps_value(&child, work.target - work.gains[i], work.maximizing)
         else:
-            value = better_value(child, work.gains[i], best, best != work.unknown, work.target, work.maximizing)
-        work.results[i] = value
-        fold_shared(&work.best, value, work.maximizing)
+            best = load_int(&work.best)
+            if work.kind == ROOT_MOVE_VALUES:
+                value = root_card_value(&child, work.gains[i], best, best != work.unknown)
+            else:
+                value = better_value(&child, work.gains[i], best, best != work.unknown, work.target, work.maximizing)
+            work.results[i] = value
+            fold_shared(&work.best, value, work.maximizing)
+        nodes += child.nodes
+    work.views[part], work.goal_views[part], work.nodes[part] = tt, goal_tt, nodes
 
 
 cdef class Solver:
@@ -495,8 +506,6 @@ cdef class Solver:
     # since starting threads would cost more than they save.  The tests
     # lower it to split even the smallest endings.
     cdef public int threads_from_cards
-    cdef Table views[MAX_THREADS]
-    cdef Table goal_views[MAX_THREADS]
 
     def __cinit__(self, double tt_mb=DEFAULT_TT_MB, goal_tt_mb=None, int threads=1):
         self.threads = threads
@@ -576,35 +585,25 @@ cdef class Solver:
         """Split the root's cards between ``threads`` threads (root_part);
         return the best value found (ROOT_KEEPS: nothing of use)."""
         cdef RootWork work
-        cdef SearchState firsts[MAX_THREADS]
-        cdef int t, i
+        cdef Table views[MAX_THREADS]
+        cdef Table goal_views[MAX_THREADS]
+        cdef uint64_t nodes[MAX_THREADS]
+        cdef int t
         work.kind, work.n, work.children, work.gains, work.results = kind, n, children, gains, results
-        work.maximizing, work.target, work.next, work.threads = maximizing, target, 0, threads
+        work.maximizing, work.target, work.threads = maximizing, target, threads
+        work.tt, work.goal_tt, work.views, work.goal_views, work.nodes = &self.tt, &self.goal_tt, views, goal_views, nodes
         work.unknown = -INFINITE if maximizing else INFINITE
         work.best = work.unknown
-        for t in range(threads):
-            self.views[t] = table_view(&self.tt)
-            self.goal_views[t] = table_view(&self.goal_tt)
-        work.views, work.goal_views = self.views, self.goal_views
         # Without a guess the first card, valued by bisection on its own,
         # would hold the others up: the threads bisect it together.
-        work.firsts = NULL
-        if kind != ROOT_KEEPS and target < 0:
-            work.firsts = firsts
-            work.next = 1
-            work.lower, work.upper = 0, thirds_in_play(&children[0])
-            for t in range(threads):
-                firsts[t] = children[0]
-                firsts[t].tt, firsts[t].goal_tt = &self.views[t], &self.goal_views[t]
+        work.share_first = kind != ROOT_KEEPS and target < 0
+        work.next = 1 if work.share_first else 0
+        work.lower, work.upper = 0, thirds_in_play(&children[0])
         run_threads(threads, root_part, &work)
         for t in range(threads):
-            table_add_counts(&self.tt, &self.views[t])
-            table_add_counts(&self.goal_tt, &self.goal_views[t])
-        for i in range(n):
-            self.state.nodes += children[i].nodes
-        if work.firsts != NULL:
-            for t in range(threads):
-                self.state.nodes += firsts[t].nodes
+            table_add_counts(&self.tt, &views[t])
+            table_add_counts(&self.goal_tt, &goal_views[t])
+            self.state.nodes += nodes[t]
         return work.best
 
     cdef int _value(self, int guess) noexcept nogil:
