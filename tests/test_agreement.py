@@ -12,6 +12,7 @@ that can be pasted back to reproduce it.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 
@@ -104,14 +105,23 @@ def ending_problems(ending: Ending, expected: int, expected_moves: dict[str, int
     return problems
 
 
-def agreement_problems(seed: int, tricks: int, count: int, solvers: list[Solver]) -> list[str]:
+@functools.cache
+def reference_answers(seed: int, tricks: int, count: int) -> list[tuple[Ending, int, dict[str, int]]]:
+    """The endings of a run with the reference's value and move values,
+    worked out once for both thread counts (the reference is the slow part)."""
     rng = random.Random(seed)
-    solved = []
-    problems = []
+    answers = []
     for _ in range(count):
         ending = random_ending(rng, tricks)
         expected = reference.reference_value(*ending.reference_args())
-        expected_moves = reference.reference_move_values(*ending.reference_args())
+        answers.append((ending, expected, reference.reference_move_values(*ending.reference_args())))
+    return answers
+
+
+def agreement_problems(seed: int, tricks: int, count: int, solvers: list[Solver]) -> list[str]:
+    solved = []
+    problems = []
+    for ending, expected, expected_moves in reference_answers(seed, tricks, count):
         problems += ending_problems(ending, expected, expected_moves, solvers)
         solved.append((ending, expected))
     # The warm table now holds many other endings: the first ones must not change.

@@ -155,19 +155,18 @@ cdef inline Slot word_slot(uint64_t word) noexcept nogil:
     return slot
 
 
-cdef inline bint read_entry(Table* table, const char* entry, const uint64_t* key, int key_words, uint8_t tag,
-                            Slot* slot) noexcept nogil:
-    """Read an entry's slot into ``slot``; whether the entry is the
-    position's, whole (see the notes above: a mixed entry is a miss)."""
-    cdef uint64_t data = load64(entry + 8 * key_words)
+cdef inline bint key_matches(const char* entry, uint64_t data, const uint64_t* key, int key_words) noexcept nogil:
+    """Whether an entry whose slot word reads ``data`` holds this key, whole
+    (see the notes above: a mixed entry is a miss)."""
     cdef int w
-    slot[0] = word_slot(data)
-    # The key words first: most entries of a bucket are other positions, and
-    # the words tell them apart at once (the tag seldom does), which keeps
-    # the branches predictable.
     for w in range(key_words):
         if load64(entry + 8 * w) ^ data != key[w]:
             return False
+    return True
+
+
+cdef inline bint slot_matches(Table* table, Slot slot, uint8_t tag) noexcept nogil:
+    """Whether a slot whose key words matched is the position's and counts."""
     return slot.depth != 0 and slot.tag == tag and (slot.age == table.age or not table.current_only)
 
 
@@ -176,12 +175,23 @@ cdef inline Slot* table_probe(Table* table, const uint64_t* key, int key_words, 
     """Copy the slot of the position with this key into ``found`` and
     return ``found``; NULL if the table does not hold the position."""
     cdef char* bucket = table_bucket(table, hash)
+    cdef const char* entry
+    cdef uint64_t data
+    cdef Slot slot
     cdef int i
     table.probes += 1
     for i in range(BUCKET_BYTES // (8 * key_words + sizeof(Slot))):
-        if read_entry(table, bucket + i * (8 * key_words + sizeof(Slot)), key, key_words, tag, found):
-            table.hits += 1
-            return found
+        entry = bucket + i * (8 * key_words + sizeof(Slot))
+        data = load64(entry + 8 * key_words)
+        # The key words first: most entries of a bucket are other positions,
+        # and the words tell them apart at once (the tag seldom does), which
+        # keeps the branches predictable.
+        if key_matches(entry, data, key, key_words):
+            slot = word_slot(data)
+            if slot_matches(table, slot, tag):
+                table.hits += 1
+                found[0] = slot
+                return found
     return NULL
 
 
@@ -203,7 +213,9 @@ cdef inline void table_store(Table* table, const uint64_t* key, int key_words, u
     cdef bint found = False
     for i in range(BUCKET_BYTES // (8 * key_words + sizeof(Slot))):
         entry = bucket + i * entry_bytes
-        if read_entry(table, entry, key, key_words, tag, &other):
+        data = load64(entry + 8 * key_words)
+        other = word_slot(data)
+        if key_matches(entry, data, key, key_words) and slot_matches(table, other, tag):
             slot, found = other, True
             break
         if i == 0 or (other.age != table.age) > (victim_slot.age != table.age) or (
