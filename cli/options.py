@@ -97,7 +97,7 @@ def threads_option(function: F) -> F:
         show_default="all cores",
         metavar="N",
         help="Threads for the search of each position, over one shared table: the answers are the same for any"
-        " number, only faster (on positions of ten or more cards in play).",
+        " number, only faster (on positions with 20 or more cards in play, ten tricks).",
     )(function)
 
 
