@@ -71,12 +71,19 @@ DIRECTIVES = {
 if sys.platform == "win32":
     compile_args = ["/O2"]
 else:
-    compile_args = ["-O3"] + ([] if not DEBUG else ["-UNDEBUG", "-O1", "-g"])
+    # -pthread: the searches of one position may run on several threads (_threads.pxd).
+    compile_args = ["-O3", "-pthread"] + ([] if not DEBUG else ["-UNDEBUG", "-O1", "-g"])
     if not PORTABLE:
         compile_args += [f"-m{flag}" for flag in ("popcnt", "bmi2") if flag in cpu_flags()]
+link_args = [] if sys.platform == "win32" else ["-pthread"]
 
 extensions = [
-    Extension(f"kosolve.engine.{name}", [f"solver/engine/{name}.pyx"], extra_compile_args=compile_args)
+    Extension(
+        f"kosolve.engine.{name}",
+        [f"solver/engine/{name}.pyx"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
     for name in ("_table", "_search", "_score")
 ]
 SUBPACKAGES = ("model", "engine", "analysis", "sampling", "render", "tools", "batch", "web")

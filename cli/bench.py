@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from kosolve.cli.options import json_option, quiet_option, tt_mb_option
+from kosolve.cli.options import json_option, quiet_option, threads_option, tt_mb_option
 from kosolve.model.game import TRICKS_PER_GAME
 from kosolve.tools.dealing import HARD_TAROCKS
 
@@ -53,6 +53,7 @@ from kosolve.tools.dealing import HARD_TAROCKS
     help="Print only the bench signature: the total nodes of a fixed set of questions (docs/benchmarks.md).",
 )
 @tt_mb_option
+@threads_option
 @json_option
 @quiet_option("No progress bar.")
 def bench_command(
@@ -68,6 +69,7 @@ def bench_command(
     repeat: int,
     signature: bool,
     tt_mb: float,
+    threads: int,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -83,6 +85,7 @@ def bench_command(
       kosolve bench --deals 20 --endings 5 --json
       kosolve bench --repeat 3   # on a busy machine
       kosolve bench --hard       # the even tarock splits, the hardest deals
+      kosolve bench --threads 1  # one core
       kosolve bench --signature  # did a change alter the search?
       kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
       kosolve bench --deals 0 --endings 0 --postmortems 0 --odds
@@ -90,7 +93,7 @@ def bench_command(
     from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
 
     if signature:
-        # The signature's tables have fixed sizes: --tt-mb does not apply.
+        # The signature's tables have fixed sizes and one thread: --tt-mb and --threads do not apply.
         kinds = signature_breakdown()
         total = sum(kinds.values())
         click.echo(json.dumps({"signature": total, "nodes": kinds}) if as_json else str(total))
@@ -108,7 +111,9 @@ def bench_command(
 
     def bench(progress: Callable[[int, int], None] | None) -> Any:
         try:
-            return run_bench(tt_mb=tt_mb, goals=goals, repeat=repeat, hard=hard, progress=progress, **options)
+            return run_bench(
+                tt_mb=tt_mb, threads=threads, goals=goals, repeat=repeat, hard=hard, progress=progress, **options
+            )
         except (MemoryError, ValueError) as error:
             raise click.ClickException(f"the benchmark failed: {error or 'out of memory'}") from None
 

@@ -11,7 +11,7 @@ import click
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import load_dealt
-from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
 from kosolve.model.game import Rules
 from kosolve.render.exchange import render_exchange_report
 from kosolve.render.text import style_for
@@ -21,9 +21,10 @@ from kosolve.render.text import style_for
 @click.argument("file", metavar="DEALT.json", type=click.Path(allow_dash=True, readable=False))
 @json_option
 @tt_mb_option
+@threads_option
 @quiet_option("No progress bar.")
 @rules_options
-def exchange_command(file: str, as_json: bool, tt_mb: float, quiet: bool, rules: Rules) -> None:
+def exchange_command(file: str, as_json: bool, tt_mb: float, threads: int, quiet: bool, rules: Rules) -> None:
     """The hand before play, double dummy, from a deal as dealt (the key
     "dealt": talon, hands, personal cards, discards; docs/deal-files.md).
 
@@ -44,7 +45,7 @@ def exchange_command(file: str, as_json: bool, tt_mb: float, quiet: bool, rules:
     """
     name, dealt_file = load_dealt(file, rules)
     try:
-        analyser = Analyser(tt_mb)
+        analyser = Analyser(tt_mb, threads)
     except (MemoryError, ValueError) as error:
         raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     declared = dealt_file.declared

@@ -17,7 +17,7 @@ import click
 
 from kosolve.analysis.report import Analyser, Options
 from kosolve.cli.loading import DealFileError, load_deals
-from kosolve.cli.options import json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.ending import EndingError, ending_deal
 from kosolve.model.game import Rules
@@ -59,6 +59,7 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 )
 @json_option
 @tt_mb_option
+@threads_option
 @quiet_option("Print only the value, one line a file, and no progress bar.")
 @click.option(
     "--feasibility/--no-feasibility",
@@ -98,6 +99,7 @@ def solve_command(
     rules: Rules,
     score: bool | None,
     write_position: str | None,
+    threads: int,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
@@ -126,7 +128,7 @@ def solve_command(
     jobs = _load_jobs(files, options)
     ending = _ending_to_write(jobs, at, write_position) if write_position is not None else None
     try:
-        analyser = Analyser(tt_mb)
+        analyser = Analyser(tt_mb, threads)
     except (MemoryError, ValueError, OverflowError) as error:
         raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     style = style_for(sys.stdout)

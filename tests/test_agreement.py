@@ -3,13 +3,16 @@ endings of 1 to 6 tricks.
 
 Every ending is solved by a cold solver (empty table), by one warm solver
 reused across the whole run, and by a solver with a tiny table that keeps
-evicting entries.  Values, per-card values and the optimal line must all
-match the reference exactly.  A failure lists each ending as an ``Ending(...)``
+evicting entries, each with one thread and with two (which split even the
+smallest endings, so that the threaded drivers and the shared table are
+checked too).  Values, per-card values and the optimal line must all match
+the reference exactly.  A failure lists each ending as an ``Ending(...)``
 that can be pasted back to reproduce it.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 
@@ -32,14 +35,30 @@ TINY_TT_MB = 0.01
 MAX_REPORTED = 20
 
 
-@pytest.fixture(scope="module")
-def warm() -> Iterator[Solver]:
-    yield Solver(tt_mb=1)
+THREADS = (1, 2)
+
+
+def new_solver(tt_mb: float, threads: int) -> Solver:
+    """A solver of ``threads`` threads that splits every position it can."""
+    solver = Solver(tt_mb=tt_mb, threads=threads)
+    solver.threads_from_cards = 2
+    return solver
+
+
+@pytest.fixture(scope="module", params=THREADS, ids=[f"threads{n}" for n in THREADS])
+def threads(request: pytest.FixtureRequest) -> int:
+    count: int = request.param
+    return count
 
 
 @pytest.fixture(scope="module")
-def tiny() -> Iterator[Solver]:
-    yield Solver(tt_mb=TINY_TT_MB)
+def warm(threads: int) -> Iterator[Solver]:
+    yield new_solver(1, threads)
+
+
+@pytest.fixture(scope="module")
+def tiny(threads: int) -> Iterator[Solver]:
+    yield new_solver(TINY_TT_MB, threads)
 
 
 def named_moves(moves: list[tuple[int, int]]) -> dict[str, int]:
@@ -70,7 +89,7 @@ def ending_problems(ending: Ending, expected: int, expected_moves: dict[str, int
     """The ways the solvers disagree with the reference on one ending."""
     args = ending.solver_args()
     problems = []
-    cold = Solver(tt_mb=1)
+    cold = new_solver(1, solvers[0].threads)
     for kind, solver in [("cold", cold), ("warm", solvers[0]), ("tiny-table", solvers[1])]:
         value = solver.value(*args)
         if value != expected:
@@ -86,14 +105,23 @@ def ending_problems(ending: Ending, expected: int, expected_moves: dict[str, int
     return problems
 
 
-def agreement_problems(seed: int, tricks: int, count: int, solvers: list[Solver]) -> list[str]:
+@functools.cache
+def reference_answers(seed: int, tricks: int, count: int) -> list[tuple[Ending, int, dict[str, int]]]:
+    """The endings of a run with the reference's value and move values,
+    worked out once for both thread counts (the reference is the slow part)."""
     rng = random.Random(seed)
-    solved = []
-    problems = []
+    answers = []
     for _ in range(count):
         ending = random_ending(rng, tricks)
         expected = reference.reference_value(*ending.reference_args())
-        expected_moves = reference.reference_move_values(*ending.reference_args())
+        answers.append((ending, expected, reference.reference_move_values(*ending.reference_args())))
+    return answers
+
+
+def agreement_problems(seed: int, tricks: int, count: int, solvers: list[Solver]) -> list[str]:
+    solved = []
+    problems = []
+    for ending, expected, expected_moves in reference_answers(seed, tricks, count):
         problems += ending_problems(ending, expected, expected_moves, solvers)
         solved.append((ending, expected))
     # The warm table now holds many other endings: the first ones must not change.

@@ -225,12 +225,14 @@ class Analyser:
     """The searches' tables, made once and reused across deals (the score
     search's only when a deal first needs it), within one budget of
     ``tt_mb`` megabytes for all of them (:class:`TableBudget`).  Tables
-    speed solving up but never change an answer."""
+    speed solving up but never change an answer; nor do ``threads``, the
+    threads the point search runs on a large position (docs/search.md):
+    all cores for one deal, one in each worker of a pool."""
 
-    def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB) -> None:
+    def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, threads: int = 1) -> None:
         self.tt_mb = tt_mb
         self.budget = TableBudget.split(tt_mb)
-        self.solver: Solver = Solver(tt_mb=self.budget.main_mb, goal_tt_mb=self.budget.goal_mb)
+        self.solver: Solver = Solver(tt_mb=self.budget.main_mb, goal_tt_mb=self.budget.goal_mb, threads=threads)
         self._score_solver: ScoreSolver | None = None
 
     @property

@@ -164,12 +164,14 @@ class TableBudget:
         return cls(main_mb=total_mb - goal - score, goal_mb=goal, score_mb=score)
 
 
-def new_solver(tt_mb: float = DEFAULT_BUDGET_MB) -> Solver:
+def new_solver(tt_mb: float = DEFAULT_BUDGET_MB, threads: int = 1) -> Solver:
     """A solver whose main and goal tables take their shares of a budget of
     ``tt_mb`` megabytes (:class:`TableBudget`); reuse it across positions to
-    keep its tables warm."""
+    keep its tables warm.  ``threads`` search a large position together over
+    the same tables (docs/search.md); the answers are the same for any
+    number, the time is not."""
     budget = TableBudget.split(tt_mb)
-    return Solver(tt_mb=budget.main_mb, goal_tt_mb=budget.goal_mb)
+    return Solver(tt_mb=budget.main_mb, goal_tt_mb=budget.goal_mb, threads=threads)
 
 
 def search_args(position: Position) -> tuple[int, int, int, int, int]:
@@ -185,11 +187,13 @@ def solve(
     rules: Rules = DEFAULT_RULES,
     with_moves: bool = True,
     with_line: bool = True,
+    threads: int = 1,
 ) -> Solution:
     """Solve ``position`` exactly: its value, the value of every legal card
     of the side to move and an optimal line.  Pass a ``solver`` to reuse its
-    transposition table; the answer does not depend on what it holds."""
-    solver = solver or new_solver()
+    transposition table (its own ``threads`` then apply); the answer does
+    not depend on what it holds, nor on the number of threads."""
+    solver = solver or new_solver(threads=threads)
     args = search_args(position)
     before = solver.stats
     start = time.perf_counter()

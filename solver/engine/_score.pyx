@@ -20,8 +20,8 @@ real cards (the birds II-IV are not interchangeable here).
 Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
 
     offset  size  field
-         0     8  the forehand's cards
-         8     8  the dealer's cards
+         0     8  the forehand's cards     } each key word stored XOR the slot (bytes 24-31), so
+         8     8  the dealer's cards       } that a probe sees a torn entry as a miss (_table.pxd)
         16     8  context: thirds since the root (bits 0-7) | birds << 8 | valat << 16
         24     2  lower bound on the declarer's net score
         26     2  upper bound
@@ -39,7 +39,7 @@ from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, ke
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._table cimport (
-    Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
+    NO_MOVE, Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
 )
 
 from kosolve.engine.errors import SearchInputError
@@ -94,11 +94,12 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef int n, i, card, value, step
     cdef int8_t moves[MAX_MOVES]
     cdef ScoreKey key
+    cdef Slot found
     cdef Slot* e
     if not (s.hand[0] | s.hand[1]):
         return leaf_score(s)
     score_key(&key, s)
-    e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash)
+    e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, &found)
     if e != NULL:
         if e.lower >= beta:
             return e.lower
@@ -119,10 +120,8 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
             best_move = card
             if step == CUTOFF:
                 break
-    e = table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, popcount(s.hand[0] | s.hand[1]),
-                    best, beta)
-    if best >= beta:
-        e.move = <int8_t>best_move
+    table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, popcount(s.hand[0] | s.hand[1]),
+                best, beta, best_move if best >= beta else NO_MOVE)
     return best
 
 

@@ -34,6 +34,6 @@ cdef int search(SearchState* s, int beta) noexcept nogil
 cdef int exact_value(SearchState* s) noexcept nogil
 cdef int mtdf_value(SearchState* s, int guess, int lower, int upper) noexcept nogil
 cdef int thirds_in_play(SearchState* s) noexcept nogil
-cdef int child_value(SearchState* child, int guess) noexcept nogil
+
 cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
                       int* values) noexcept nogil

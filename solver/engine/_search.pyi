@@ -4,11 +4,14 @@ DEFAULT_TT_MB: float
 GOAL_TT_MB: float
 VALAT: int
 BIRD: int
+MAX_SEARCH_THREADS: int
 
 class Solver:
     tt_mb: float
     goal_tt_mb: float
-    def __init__(self, tt_mb: float = ..., goal_tt_mb: float | None = ...) -> None: ...
+    threads: int
+    threads_from_cards: int
+    def __init__(self, tt_mb: float = ..., goal_tt_mb: float | None = ..., threads: int = ...) -> None: ...
     def clear(self) -> None: ...
     def value(
         self, forehand: int, dealer: int, leader: int, declarer: int, led: int = ..., guess: int = ...

@@ -19,7 +19,10 @@ from kosolve.engine._movegen cimport (
     MAX_MOVES, order_candidates, order_leads, order_moves, order_replies, reply_candidates, representatives,
 )
 from kosolve.engine._position cimport position_problem
-from kosolve.engine._table cimport Slot, Table, table_allocate, table_clear, table_new_age, table_release, table_stats
+from kosolve.engine._table cimport (
+    Slot, Table, table_add_counts, table_allocate, table_clear, table_new_age, table_release, table_stats, table_view,
+)
+from kosolve.engine._threads cimport MAX_THREADS, fold_shared, load_int, run_threads, take
 from kosolve.engine._tt cimport (
     TT_KEY_WORDS, TTKey, pattern_of, tt_key, tt_key_without, tt_move, tt_prefetch, tt_probe, tt_store,
 )
@@ -35,6 +38,8 @@ GOAL_TT_MB = 8.0
 goal query only."""
 VALAT = GOAL_VALAT
 BIRD = GOAL_BIRD
+MAX_SEARCH_THREADS = MAX_THREADS
+"""The most threads a :class:`Solver` runs."""
 
 cdef enum:
     GOAL_OPEN = 0
@@ -390,27 +395,26 @@ cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* ga
     return n
 
 
-cdef int child_value(SearchState* child, int guess) noexcept nogil:
-    """The value of one child of a position, each a call of its own (the
-    root cards can be valued side by side): by bisection without a guess
-    (``guess`` < 0), else by MTD(f) from ``guess``."""
-    if guess < 0:
-        return exact_value(child)
-    return mtdf_value(child, guess, 0, thirds_in_play(child))
+cdef inline int root_card_value(SearchState* child, int gain, int best, bint known) noexcept nogil:
+    """A root card's value for move_values, its gain included: by bisection
+    while no card has a value (``known``), else by MTD(f) from ``best``, the
+    best value so far, which most cards only match or fall short of."""
+    if not known:
+        return gain + exact_value(child)
+    return gain + mtdf_value(child, best - gain, 0, thirds_in_play(child))
 
 
 cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
                       int* values) noexcept nogil:
     """The value of each of the ``n`` children of ``root`` (after the cards
     ``moves``, which gave the declarer ``gains``), into ``values`` by card;
-    the children's nodes are added to the root's.  The first card (the
-    likely best) is valued by bisection; the others by MTD(f) from the best
-    value so far, which most of them only match or fall short of."""
+    the children's nodes are added to the root's: the one-thread driver of
+    ``move_values`` (the threads' is :meth:`Solver._split`)."""
     cdef bint maximizing = side_to_move(root.leader, root.led) == root.declarer
     cdef int i, card, best = 0
     for i in range(n):
         card = moves[i]
-        values[card] = gains[i] + child_value(&children[i], -1 if i == 0 else max(best - gains[i], 0))
+        values[card] = root_card_value(&children[i], gains[i], best, i > 0)
         if i == 0:
             best = values[card]
         else:
@@ -422,6 +426,122 @@ cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) no
     """Whether a child is worth ``target``, its parent's value less the
     card's gain: one null-window test."""
     return keeps_target(maximizing, search(child, keeping_beta(maximizing, target)), target)
+
+
+# Threads for one position.  The root's cards are split between the threads:
+# each takes the next card from a shared counter and values it on the card's
+# own SearchState with the driver one thread uses, over the one shared table
+# (each thread through a table view of its own, for the counters: _table.pxd),
+# and folds the result into a shared best.  Every value a card gets is exact
+# (or, for value(), a bound that shows the card is no better than a value
+# found), whatever the others have stored or found, so the answers are the
+# same for every thread count; only the nodes, and which card finds the best
+# first, depend on the timing.
+
+cdef enum:
+    ROOT_MOVE_VALUES = 0    # every card's exact value (move_values)
+    ROOT_VALUE = 1          # the best card's value (value, line)
+    ROOT_KEEPS = 2          # whether each card keeps a value (keeping_cards)
+    THREADS_FROM_CARDS = 20 # below this many cards in play one thread is faster: the threads cost more than the search
+
+
+cdef struct RootWork:
+    int kind                # ROOT_MOVE_VALUES, ROOT_VALUE or ROOT_KEEPS
+    int n                   # the root's cards
+    SearchState* children   # the position after each card (each thread searches a copy of its own)
+    int* gains              # what each card gave the declarer
+    int* results            # each card's value with its gain (ROOT_KEEPS: whether it keeps ``target``)
+    bint maximizing         # whether the side to move is the declarer
+    int target              # ROOT_KEEPS: the root's value; ROOT_VALUE: a guess at it, -1 for none
+    int threads             # the threads splitting the root
+    bint share_first        # whether the threads bisect the first card together (first_value)
+    Table* tt               # the shared tables
+    Table* goal_tt
+    Table* views            # what each thread's table views counted, written when it is done
+    Table* goal_views
+    uint64_t* nodes         # the nodes each thread searched, likewise
+    int next                # the next card to take (shared)
+    int best                # the best value so far (shared); ``unknown`` until a card has one
+    int unknown             # -INFINITE when maximizing, else INFINITE
+    int lower               # the first card's value is at least this (shared; first_value)
+    int upper               # ... and at most this
+
+
+cdef inline int better_value(SearchState* child, int gain, int best, bint known, int guess,
+                             bint maximizing) noexcept nogil:
+    """A root card's value, its gain included, if it is better than
+    ``best``, the best so far; else a bound that shows it is not (value's
+    root split).  While no card has a value (``known``) a card is valued by
+    MTD(f) from ``guess``, the caller's guess at the root's value (without
+    one the threads bisect the first card together: first_value)."""
+    cdef int target, bound
+    if not known:
+        return gain + mtdf_value(child, guess - gain, 0, thirds_in_play(child))
+    target = best - gain
+    if maximizing:
+        bound = search(child, target + 1)
+        if bound <= target:
+            return gain + bound
+        return gain + mtdf_value(child, bound, bound, thirds_in_play(child))
+    bound = search(child, target)
+    if bound >= target:
+        return gain + bound
+    return gain + mtdf_value(child, bound, 0, bound)
+
+
+cdef int first_value(RootWork* work, SearchState* child, int part) noexcept nogil:
+    """The first card's value, by a bisection that the threads share: each
+    tests its own point of the interval (thread p of T at (p + 1) / (T + 1)
+    of it), and every result narrows the interval for all of them."""
+    cdef int lower, upper, beta, value
+    while True:
+        lower, upper = load_int(&work.lower), load_int(&work.upper)
+        if lower >= upper:
+            return lower
+        beta = min(lower + ((upper - lower) * (part + 1) + work.threads) // (work.threads + 1), upper)
+        value = search(child, beta)
+        if value >= beta:
+            fold_shared(&work.lower, value, True)
+        else:
+            fold_shared(&work.upper, value, False)
+
+
+cdef void root_part(void* shared, int part) noexcept nogil:
+    """One thread's part of a root split: cards from the shared counter
+    until none is left.  Whatever a thread writes at every node (its
+    SearchState, its table counters) lives on its own stack, apart from the
+    other threads' cache lines, and is handed back once, at the end."""
+    cdef RootWork* work = <RootWork*>shared
+    cdef Table tt = table_view(work.tt)
+    cdef Table goal_tt = table_view(work.goal_tt)
+    cdef SearchState child
+    cdef uint64_t nodes = 0
+    cdef int i, best, value
+    if work.share_first:
+        child = work.children[0]
+        child.tt, child.goal_tt = &tt, &goal_tt
+        value = work.gains[0] + first_value(work, &child, part)
+        nodes += child.nodes
+        work.results[0] = value
+        fold_shared(&work.best, value, work.maximizing)
+    while True:
+        i = take(&work.next)
+        if i >= work.n:
+            break
+        child = work.children[i]
+        child.tt, child.goal_tt = &tt, &goal_tt
+        if work.kind == ROOT_KEEPS:
+            work.results[i] = keeps_value(&child, work.target - work.gains[i], work.maximizing)
+        else:
+            best = load_int(&work.best)
+            if work.kind == ROOT_MOVE_VALUES:
+                value = root_card_value(&child, work.gains[i], best, best != work.unknown)
+            else:
+                value = better_value(&child, work.gains[i], best, best != work.unknown, work.target, work.maximizing)
+            work.results[i] = value
+            fold_shared(&work.best, value, work.maximizing)
+        nodes += child.nodes
+    work.views[part], work.goal_views[part], work.nodes[part] = tt, goal_tt, nodes
 
 
 cdef class Solver:
@@ -445,8 +565,16 @@ cdef class Solver:
     cdef SearchState state
     cdef readonly double tt_mb
     cdef readonly double goal_tt_mb
+    cdef int _threads
+    # The fewest cards in play (both hands and the card on the table) for
+    # which the threads split the root; below it one thread searches alone,
+    # since starting threads would cost more than they save.  The tests
+    # lower it to split even the smallest endings.
+    cdef public int threads_from_cards
 
-    def __cinit__(self, double tt_mb=DEFAULT_TT_MB, goal_tt_mb=None):
+    def __cinit__(self, double tt_mb=DEFAULT_TT_MB, goal_tt_mb=None, int threads=1):
+        self.threads = threads
+        self.threads_from_cards = THREADS_FROM_CARDS
         self.goal_tt_mb = min(tt_mb, GOAL_TT_MB) if goal_tt_mb is None else goal_tt_mb
         table_allocate(&self.tt, tt_mb, TT_KEY_WORDS, False)
         table_allocate(&self.goal_tt, self.goal_tt_mb, TT_KEY_WORDS, True)
@@ -498,6 +626,71 @@ cdef class Solver:
             self.state.goal_cards = 17 - trick
         return max(need, 0)
 
+    @property
+    def threads(self):
+        """The threads a search of a large position uses (1 to MAX_THREADS):
+        the answers are the same for every number, the nodes are not."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, int threads):
+        if not 1 <= threads <= MAX_THREADS:
+            raise SearchInputError(f"a solver runs 1 to {MAX_THREADS} threads, not {threads}")
+        self._threads = threads
+
+    cdef int _split_threads(self, int n) noexcept nogil:
+        """How many threads to split a root of ``n`` cards between; 1 for
+        no split (one thread, or a position too small to pay)."""
+        if self._threads == 1 or n < 2 or popcount(cards_in_play(&self.state)) < self.threads_from_cards:
+            return 1
+        return min(self._threads, n)
+
+    cdef int _split(self, int kind, int threads, SearchState* children, int* gains, int n, bint maximizing,
+                    int target, int* results) noexcept nogil:
+        """Split the root's cards between ``threads`` threads (root_part);
+        return the best value found (ROOT_KEEPS: nothing of use)."""
+        cdef RootWork work
+        cdef Table views[MAX_THREADS]
+        cdef Table goal_views[MAX_THREADS]
+        cdef uint64_t nodes[MAX_THREADS]
+        cdef int t
+        work.kind, work.n, work.children, work.gains, work.results = kind, n, children, gains, results
+        work.maximizing, work.target, work.threads = maximizing, target, threads
+        work.tt, work.goal_tt, work.views, work.goal_views, work.nodes = &self.tt, &self.goal_tt, views, goal_views, nodes
+        work.unknown = -INFINITE if maximizing else INFINITE
+        work.best = work.unknown
+        # Without a guess the first card, valued by bisection on its own,
+        # would hold the others up: the threads bisect it together.
+        work.share_first = kind != ROOT_KEEPS and target < 0
+        work.next = 1 if work.share_first else 0
+        work.lower, work.upper = 0, thirds_in_play(&children[0])
+        run_threads(threads, root_part, &work)
+        for t in range(threads):
+            table_add_counts(&self.tt, &views[t])
+            table_add_counts(&self.goal_tt, &goal_views[t])
+            self.state.nodes += nodes[t]
+        return work.best
+
+    cdef int _value(self, int guess) noexcept nogil:
+        """The position's value: by bisection, or by MTD(f) from ``guess``
+        (>= 0); split by cards between the threads when that pays."""
+        cdef int8_t moves[MAX_MOVES]
+        cdef SearchState children[MAX_MOVES]
+        cdef int gains[MAX_MOVES]
+        cdef int statuses[MAX_MOVES]
+        cdef int results[MAX_MOVES]
+        cdef int n, threads
+        cdef bint maximizing
+        if self._split_threads(MAX_MOVES) > 1:
+            maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
+            n = expand(&self.state, moves, children, gains, statuses)
+            threads = self._split_threads(n)
+            if threads > 1:
+                return self._split(ROOT_VALUE, threads, children, gains, n, maximizing, guess, results)
+        if guess < 0:
+            return exact_value(&self.state)
+        return mtdf_value(&self.state, guess, 0, thirds_in_play(&self.state))
+
     def clear(self):
         """Empty the transposition table."""
         table_clear(&self.tt)
@@ -509,10 +702,7 @@ cdef class Solver:
         cdef int result
         self._set(forehand, dealer, leader, declarer, led)
         with nogil:
-            if guess < 0:
-                result = exact_value(&self.state)
-            else:
-                result = mtdf_value(&self.state, guess, 0, thirds_in_play(&self.state))
+            result = self._value(guess)
         return result
 
     def keeping_cards(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, *, int value):
@@ -522,8 +712,9 @@ cdef class Solver:
         cdef SearchState children[MAX_MOVES]
         cdef int gains[MAX_MOVES]
         cdef int statuses[MAX_MOVES]
+        cdef int results[MAX_MOVES]
         cdef bint keeps[64]
-        cdef int n, i
+        cdef int n, i, threads
         cdef bint maximizing
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
@@ -532,9 +723,15 @@ cdef class Solver:
         with nogil:
             maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             n = expand(&self.state, moves, children, gains, statuses)
-            for i in range(n):
-                keeps[moves[i]] = keeps_value(&children[i], value - gains[i], maximizing)
-                self.state.nodes += children[i].nodes
+            threads = self._split_threads(n)
+            if threads > 1:
+                self._split(ROOT_KEEPS, threads, children, gains, n, maximizing, value, results)
+                for i in range(n):
+                    keeps[moves[i]] = results[i]
+            else:
+                for i in range(n):
+                    keeps[moves[i]] = keeps_value(&children[i], value - gains[i], maximizing)
+                    self.state.nodes += children[i].nodes
         return [card for card, rep in _representative_of(legal, in_play) if keeps[rep]]
 
     def move_values(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
@@ -545,15 +742,24 @@ cdef class Solver:
         cdef SearchState children[MAX_MOVES]
         cdef int gains[MAX_MOVES]
         cdef int statuses[MAX_MOVES]
+        cdef int results[MAX_MOVES]
         cdef int values[64]
-        cdef int n
+        cdef int n, i, threads
+        cdef bint maximizing
         cdef Hand legal, in_play
         self._set(forehand, dealer, leader, declarer, led)
         in_play = cards_in_play(&self.state)
         legal = legal_cards(&self.state)
         with nogil:
+            maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer
             n = expand(&self.state, moves, children, gains, statuses)
-            value_cards(&self.state, n, moves, children, gains, values)
+            threads = self._split_threads(n)
+            if threads > 1:
+                self._split(ROOT_MOVE_VALUES, threads, children, gains, n, maximizing, -1, results)
+                for i in range(n):
+                    values[moves[i]] = results[i]
+            else:
+                value_cards(&self.state, n, moves, children, gains, values)
         return [(card, values[rep]) for card, rep in _representative_of(legal, in_play)]
 
     def line(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD):
@@ -567,7 +773,7 @@ cdef class Solver:
         self._set(forehand, dealer, leader, declarer, led)
         result = []
         with nogil:
-            value = exact_value(&self.state)
+            value = self._value(-1)
         while self.state.hand[0] | self.state.hand[1]:
             with nogil:
                 maximizing = side_to_move(self.state.leader, self.state.led) == self.state.declarer

@@ -2,7 +2,7 @@
 # buckets, one cache line a probe, each bucket a few entries of one size.
 #
 # An entry is its search's key (one or more 64-bit words) followed by a Slot,
-# the part both searches store alike:
+# the part both searches store alike, one 64-bit word:
 #
 #   offset (from the slot)  size  field
 #        0                     2  lower   lower bound on the value searched
@@ -19,12 +19,26 @@
 # bounds, independent of the search window, so what a table held before never
 # changes an answer.
 #
+# Threads share one table without locks (docs/search.md, "Threads").  Each
+# word is read and written whole (one aligned 64-bit access, which cannot
+# tear), but an entry is several words, and two threads may write the same
+# entry at once: a probe could see the key words of one store and the slot of
+# another.  So each key word is stored XOR the slot word, and a probe takes an
+# entry only if every stored word XOR the slot it read gives its key word
+# back: a mixed entry reads as another position, a miss.  A probe copies the
+# slot out (table_probe's ``found``), so nothing the caller reads can change
+# under it.  A store is a read, a merge of bounds and a write, so two threads
+# storing the same position at once may lose one's bounds: never an answer,
+# since every bound stored is true of its position.  The counters are the
+# Table's own, so each thread searches through a Table of its own that shares
+# the buckets (table_view) and adds its counters back when it is done.
+#
 # Allocation, release and the statistics live in _table.pyx; the probe and the
 # store are inline here, called with the key's length as a constant so that
 # the compiler unrolls them for each search.
 
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 
 cdef enum:
@@ -65,6 +79,24 @@ cdef extern from *:
     void prefetch "KOSOLVE_PREFETCH"(const void* p) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* Whole-word reads and writes of the table: relaxed atomics, which are
+       plain moves on x86-64 and ARM64, so that the compiler neither splits
+       nor merges them and two threads may touch one word at once. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define KOSOLVE_LOAD64(p) __atomic_load_n((const uint64_t*)(p), __ATOMIC_RELAXED)
+    #define KOSOLVE_STORE64(p, v) __atomic_store_n((uint64_t*)(p), (uint64_t)(v), __ATOMIC_RELAXED)
+    #else
+    #define KOSOLVE_LOAD64(p) (*(const volatile uint64_t*)(p))
+    #define KOSOLVE_STORE64(p, v) (*(volatile uint64_t*)(p) = (uint64_t)(v))
+    #endif
+    """
+    uint64_t load64 "KOSOLVE_LOAD64"(const void* p) noexcept nogil
+    void store64 "KOSOLVE_STORE64"(void* p, uint64_t value) noexcept nogil
+
+
 cdef int table_allocate(Table* table, double mb, int key_words, bint current_only) except -1
 cdef void table_release(Table* table) noexcept nogil
 cdef dict table_stats(Table* table)
@@ -96,68 +128,103 @@ cdef inline void table_prefetch(Table* table, uint64_t hash) noexcept nogil:
     prefetch(table_bucket(table, hash))
 
 
-cdef inline Slot* slot_of(char* bucket, int i, int key_words) noexcept nogil:
-    """The slot of the ``i``-th entry of a bucket: it follows the key words."""
-    return <Slot*>(bucket + i * (8 * key_words + sizeof(Slot)) + 8 * key_words)
+cdef inline Table table_view(Table* table) noexcept nogil:
+    """A Table for one thread: the same buckets and age, counters from zero."""
+    cdef Table view = table[0]
+    view.probes = view.hits = view.stores = view.overwrites = 0
+    return view
 
 
-cdef inline bint entry_matches(Table* table, char* bucket, int i, const uint64_t* key, int key_words,
-                               uint8_t tag) noexcept nogil:
-    cdef const uint64_t* words = <const uint64_t*>(bucket + i * (8 * key_words + sizeof(Slot)))
-    cdef Slot* slot = slot_of(bucket, i, key_words)
+cdef inline void table_add_counts(Table* table, Table* view) noexcept nogil:
+    """Add a thread's counters (table_view) back into the table."""
+    table.probes += view.probes
+    table.hits += view.hits
+    table.stores += view.stores
+    table.overwrites += view.overwrites
+
+
+cdef inline uint64_t slot_word(Slot slot) noexcept nogil:
+    cdef uint64_t word
+    memcpy(&word, &slot, sizeof(Slot))
+    return word
+
+
+cdef inline Slot word_slot(uint64_t word) noexcept nogil:
+    cdef Slot slot
+    memcpy(&slot, &word, sizeof(Slot))
+    return slot
+
+
+cdef inline bint key_matches(const char* entry, uint64_t data, const uint64_t* key, int key_words) noexcept nogil:
+    """Whether an entry whose slot word reads ``data`` holds this key, whole
+    (see the notes above: a mixed entry is a miss)."""
     cdef int w
-    # The key words first: most entries of a bucket are other positions, and
-    # the words tell them apart at once (the tag seldom does), which keeps
-    # the branches predictable.
-    if slot.depth == 0:
-        return False
     for w in range(key_words):
-        if words[w] != key[w]:
+        if load64(entry + 8 * w) ^ data != key[w]:
             return False
-    return slot.tag == tag and (slot.age == table.age or not table.current_only)
+    return True
 
 
-cdef inline Slot* table_probe(Table* table, const uint64_t* key, int key_words, uint8_t tag,
-                              uint64_t hash) noexcept nogil:
-    """The slot of the position with this key, or NULL."""
+cdef inline bint slot_matches(Table* table, Slot slot, uint8_t tag) noexcept nogil:
+    """Whether a slot whose key words matched is the position's and counts."""
+    return slot.depth != 0 and slot.tag == tag and (slot.age == table.age or not table.current_only)
+
+
+cdef inline Slot* table_probe(Table* table, const uint64_t* key, int key_words, uint8_t tag, uint64_t hash,
+                              Slot* found) noexcept nogil:
+    """Copy the slot of the position with this key into ``found`` and
+    return ``found``; NULL if the table does not hold the position."""
     cdef char* bucket = table_bucket(table, hash)
+    cdef const char* entry
+    cdef uint64_t data
+    cdef Slot slot
     cdef int i
     table.probes += 1
     for i in range(BUCKET_BYTES // (8 * key_words + sizeof(Slot))):
-        if entry_matches(table, bucket, i, key, key_words, tag):
-            table.hits += 1
-            return slot_of(bucket, i, key_words)
+        entry = bucket + i * (8 * key_words + sizeof(Slot))
+        data = load64(entry + 8 * key_words)
+        # The key words first: most entries of a bucket are other positions,
+        # and the words tell them apart at once (the tag seldom does), which
+        # keeps the branches predictable.
+        if key_matches(entry, data, key, key_words):
+            slot = word_slot(data)
+            if slot_matches(table, slot, tag):
+                table.hits += 1
+                found[0] = slot
+                return found
     return NULL
 
 
-cdef inline Slot* table_store(Table* table, const uint64_t* key, int key_words, uint8_t tag, uint64_t hash,
-                              int depth, int value, int beta) noexcept nogil:
+cdef inline void table_store(Table* table, const uint64_t* key, int key_words, uint8_t tag, uint64_t hash,
+                             int depth, int value, int beta, int move) noexcept nogil:
     """Record a fail-soft search result: ``value >= beta`` is a lower bound,
     ``value < beta`` an upper bound; bounds already known are kept.  A new
     position replaces an entry of an earlier age first, then the one with
-    the fewest cards in play (``depth``), and starts without a move.  The
-    caller sets the move hint in the slot returned."""
+    the fewest cards in play (``depth``), and starts without a move.
+    ``move`` (>= 0) replaces the move hint; NO_MOVE keeps the one the entry
+    has.  The entry is written whole, its key words XOR its slot."""
     cdef char* bucket = table_bucket(table, hash)
-    cdef Slot* slot = NULL
-    cdef Slot* victim = slot_of(bucket, 0, key_words)
-    cdef Slot* other
-    cdef uint64_t* words
+    cdef int entry_bytes = 8 * key_words + sizeof(Slot)
+    cdef char* entry = NULL
+    cdef char* victim = bucket
+    cdef Slot slot, other, victim_slot
+    cdef uint64_t data
     cdef int i, w
+    cdef bint found = False
     for i in range(BUCKET_BYTES // (8 * key_words + sizeof(Slot))):
-        other = slot_of(bucket, i, key_words)
-        if entry_matches(table, bucket, i, key, key_words, tag):
-            slot = other
+        entry = bucket + i * entry_bytes
+        data = load64(entry + 8 * key_words)
+        other = word_slot(data)
+        if key_matches(entry, data, key, key_words) and slot_matches(table, other, tag):
+            slot, found = other, True
             break
-        if (other.age != table.age) > (victim.age != table.age) or (
-                (other.age != table.age) == (victim.age != table.age) and other.depth < victim.depth):
-            victim = other
-    if slot == NULL:
-        slot = victim
+        if i == 0 or (other.age != table.age) > (victim_slot.age != table.age) or (
+                (other.age != table.age) == (victim_slot.age != table.age) and other.depth < victim_slot.depth):
+            victim, victim_slot = entry, other
+    if not found:
+        entry, slot = victim, victim_slot
         if slot.depth and slot.age == table.age:
             table.overwrites += 1
-        words = <uint64_t*>(<char*>slot - 8 * key_words)
-        for w in range(key_words):
-            words[w] = key[w]
         slot.tag = tag
         slot.lower = -UNBOUNDED
         slot.upper = UNBOUNDED
@@ -169,5 +236,10 @@ cdef inline Slot* table_store(Table* table, const uint64_t* key, int key_words, 
             slot.lower = <int16_t>value
     elif value < slot.upper:
         slot.upper = <int16_t>value
+    if move >= 0:
+        slot.move = <int8_t>move
+    data = slot_word(slot)
+    for w in range(key_words):
+        store64(entry + 8 * w, key[w] ^ data)
+    store64(entry + 8 * key_words, data)
     table.stores += 1
-    return slot

@@ -28,7 +28,8 @@
 # its replacement are _table.pxd's):
 #
 #   offset  size  field
-#        0     8  key     holder (bits 0..31) | pattern bits 0..31 (bits 32..63)
+#        0     8  key     holder (bits 0..31) | pattern bits 0..31 (bits 32..63), stored XOR the
+#                         slot (bytes 8..15) so that a probe sees a torn entry as a miss (_table.pxd)
 #        8     2  lower   lower bound on the declarer's future thirds
 #       10     2  upper   upper bound on the declarer's future thirds
 #       12     1  move    the lead that last cut the search off here, as its index among the
@@ -41,7 +42,7 @@
 # trick, pattern_of and tt_key_without), tt_prefetch, tt_probe, tt_move and
 # tt_store.
 
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 
 from kosolve.engine._bits cimport (
     COUNTING_CARDS, MIDDLE_TAROCKS, SUIT_PIPS, Hand, bit, gather_bits, lowest_card, popcount, scatter_bits,
@@ -58,6 +59,7 @@ cdef struct TTKey:
     uint8_t tag         # the slot's tag: high 4 bits of the pattern | leader << 4 | declarer << 5 | detail << 6
     Hand in_play        # the cards in play, to map moves to and from indices
     uint64_t hash       # key and tag mixed: its low bits choose the bucket
+    Slot entry          # tt_probe's copy of the position's slot: other threads may rewrite the table's
 
 
 cdef extern from *:
@@ -135,14 +137,13 @@ cdef inline void tt_prefetch(Table* tt, TTKey* key) noexcept nogil:
 
 
 cdef inline Slot* tt_probe(Table* tt, TTKey* key) noexcept nogil:
-    """The entry of the position's key, or NULL."""
-    return table_probe(tt, &key.key, TT_KEY_WORDS, key.tag, key.hash)
+    """The entry of the position's key (a copy, ``key.entry``), or NULL."""
+    return table_probe(tt, &key.key, TT_KEY_WORDS, key.tag, key.hash, &key.entry)
 
 
 cdef inline void tt_store(Table* tt, TTKey* key, int value, int beta, int move) noexcept nogil:
     """Record a fail-soft search result (see table_store).  ``move`` is the
     lead that cut the search off (for either side), or NO_CARD when every
     lead was searched: such a node keeps the move it had."""
-    cdef Slot* entry = table_store(tt, &key.key, TT_KEY_WORDS, key.tag, key.hash, popcount(key.in_play), value, beta)
-    if move >= 0:
-        entry.move = <int8_t>popcount(key.in_play & (bit(move) - 1))
+    table_store(tt, &key.key, TT_KEY_WORDS, key.tag, key.hash, popcount(key.in_play), value, beta,
+                popcount(key.in_play & (bit(move) - 1)) if move >= 0 else NO_MOVE)

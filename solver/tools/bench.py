@@ -171,6 +171,8 @@ class BenchReport:
     """How many times each whole deal was solved; its fastest time counts."""
     hard: bool = False
     """Whether the whole deals are the hard set (:func:`~kosolve.tools.dealing.deal_hard_games`)."""
+    threads: int = 1
+    """The threads of each solve (the signature is always one thread's)."""
 
     @property
     def deals_solved(self) -> int:
@@ -266,6 +268,7 @@ class BenchReport:
             "table_mb": self.table_mb,
             "repeat": self.repeat,
             "deal_set": "hard" if self.hard else "standard",
+            "threads": self.threads,
             "whole_deals": whole,
             "endings": endings,
             "goals": {
@@ -306,7 +309,8 @@ class BenchReport:
         """
         lines = [
             f"kosolve {__version__} benchmark: seed {self.seed},"
-            f" table {self.table_mb:g} MB (of {self.tt_mb:g} MB for all tables)",
+            f" table {self.table_mb:g} MB (of {self.tt_mb:g} MB for all tables),"
+            f" {self.threads} thread{'s' if self.threads > 1 else ''}",
             "",
             (f"Hard whole deals (both hands with at least {HARD_TAROCKS} tarocks)" if self.hard else "Whole deals")
             + f" at trick 1, every first card valued: {self.deals_solved} solved"
@@ -378,6 +382,7 @@ def run_bench(
     exchanges: int = 0,
     repeat: int = 1,
     hard: bool = False,
+    threads: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> BenchReport:
     """Solve ``deals`` whole deals and ``endings`` endings of
@@ -390,12 +395,12 @@ def run_bench(
     of deals as dealt from ``seed``.  With ``hard`` the whole deals are the
     hard set, those in which both hands hold at least
     :data:`~kosolve.tools.dealing.HARD_TAROCKS` tarocks (the post-mortems
-    play them too)."""
+    play them too).  Every solver runs ``threads`` threads."""
     if deals < 0 or endings < 0 or postmortems < 0 or exchanges < 0:
         raise BenchError("the numbers of deals, endings, post-mortems and exchange tables must not be negative")
     if repeat < 1:
         raise BenchError("each deal must be solved at least once")
-    solver = new_solver(tt_mb)
+    solver = new_solver(tt_mb, threads)
     postmortems = min(postmortems, deals)
     total = deals * repeat + endings + postmortems + exchanges
     deal_timings: list[DealTiming] = []
@@ -405,7 +410,7 @@ def run_bench(
     # several runs, each with a table of its own, is the one least disturbed.
     # The nodes are the same in every run.
     for run in range(repeat):
-        run_solver = solver if run == 0 else new_solver(tt_mb)
+        run_solver = solver if run == 0 else new_solver(tt_mb, threads)
         for index, deal in enumerate(whole_deals):
             solution = solve(deal.position(), solver=run_solver, with_line=False)
             timing = DealTiming(deal.contract, deal.declarer, solution.thirds, solution.stats.nodes, solution.stats.ms)
@@ -424,7 +429,7 @@ def run_bench(
     postmortem_timings = []
     # The plays are made with a solver of their own, and each review starts
     # from an empty table: it must not find the positions already solved.
-    player, reviewer = (new_solver(tt_mb), new_solver(tt_mb)) if postmortems else (solver, solver)
+    player, reviewer = (new_solver(tt_mb, threads), new_solver(tt_mb, threads)) if postmortems else (solver, solver)
     for index, deal in enumerate(whole_deals[:postmortems]):
         played = _played(deal, player, rng)
         reviewer.clear()
@@ -455,7 +460,7 @@ def run_bench(
     exchange_timings = []
     rng = random.Random(seed)
     # Each table starts from an empty table, as a user's first one does.
-    exchanger = new_solver(tt_mb) if exchanges else solver
+    exchanger = new_solver(tt_mb, threads) if exchanges else solver
     for index in range(exchanges):
         exchanger.clear()
         table = exchange_table(deal_as_dealt(rng), solver=exchanger)
@@ -478,6 +483,7 @@ def run_bench(
         exchanges=tuple(exchange_timings),
         repeat=repeat,
         hard=hard,
+        threads=threads,
     )
 
 
