@@ -10,7 +10,7 @@ import click
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import STDIN, load_viewed
-from kosolve.cli.options import quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import quiet_option, rules_options, threads_option, tt_mb_option
 from kosolve.cli.solve import write_atomically
 from kosolve.model.game import Rules
 from kosolve.web.report import render_html, report_data
@@ -28,9 +28,10 @@ from kosolve.web.report import render_html, report_data
     help="Where to write the report (- for the standard output).",
 )
 @tt_mb_option
+@threads_option
 @quiet_option("No progress bar.")
 @rules_options
-def report_command(file: str, output: str, tt_mb: float, quiet: bool, rules: Rules) -> None:
+def report_command(file: str, output: str, tt_mb: float, threads: int, quiet: bool, rules: Rules) -> None:
     """Write one HTML file with the web view of DEAL.json's play, to open in
     any browser from the file system, offline, and to send to a partner:
     the hands and the table after every card of the play, every legal
@@ -49,7 +50,7 @@ def report_command(file: str, output: str, tt_mb: float, quiet: bool, rules: Rul
     if output != STDIN and file != STDIN and click.format_filename(output) == click.format_filename(file):
         raise click.UsageError(f"--output {output} would replace the deal file it reads")
     try:
-        analyser = Analyser(tt_mb)
+        analyser = Analyser(tt_mb, threads)
     except (MemoryError, ValueError) as error:
         raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     if quiet:

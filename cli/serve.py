@@ -9,7 +9,7 @@ import webbrowser
 import click
 
 from kosolve.cli.loading import load_viewed
-from kosolve.cli.options import rules_options, tt_mb_option
+from kosolve.cli.options import rules_options, threads_option, tt_mb_option
 from kosolve.model.game import Rules
 from kosolve.web.api import Service
 
@@ -25,8 +25,11 @@ BROWSER_DELAY_S = 0.5
 )
 @click.option("--browser/--no-browser", default=True, show_default=True, help="Open the page in the web browser.")
 @tt_mb_option
+@threads_option
 @rules_options
-def serve_command(files: tuple[str, ...], host: str, port: int, browser: bool, tt_mb: float, rules: Rules) -> None:
+def serve_command(
+    files: tuple[str, ...], host: str, port: int, browser: bool, tt_mb: float, threads: int, rules: Rules
+) -> None:
     """Serve the web view of kosolve on this machine and print its URL: load
     a deal file (open it, drop it on the page or paste its JSON; deals as
     dealt too) or deal a random realistic one, and click through the hand.
@@ -51,7 +54,7 @@ def serve_command(files: tuple[str, ...], host: str, port: int, browser: bool, t
     except ImportError as error:
         raise click.ClickException(f'kosolve serve needs the web extra (pip install "kosolve[web]"): {error}') from None
     try:
-        service = Service(tt_mb, rules)
+        service = Service(tt_mb, rules, threads)
     except (MemoryError, ValueError) as error:
         raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     try:

@@ -263,8 +263,8 @@ class Service:
     between requests; one request at a time searches (the web server may
     call from several threads, a solver is not shared)."""
 
-    def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, rules: Rules = DEFAULT_RULES) -> None:
-        self.analyser = Analyser(tt_mb)
+    def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, rules: Rules = DEFAULT_RULES, threads: int = 1) -> None:
+        self.analyser = Analyser(tt_mb, threads)
         self.rules = rules
         self._lock = threading.Lock()
 
