@@ -26,6 +26,12 @@ from kosolve.model.game import TRICKS_PER_GAME
     type=click.IntRange(min=0),
     help="Exchange tables of deals as dealt to time: both players, every talon choice and lay-away (default: none).",
 )
+@click.option(
+    "--score",
+    "scores",
+    type=click.IntRange(min=0),
+    help="Whole deals with random announcements to value for the net score and for points (default: none).",
+)
 @click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
 @click.option(
     "--repeat",
@@ -49,6 +55,7 @@ def bench_command(
     ending_tricks: int | None,
     postmortems: int | None,
     exchanges: int | None,
+    scores: int | None,
     goals: bool,
     repeat: int,
     signature: bool,
@@ -60,7 +67,8 @@ def bench_command(
     rules (shuffle, discard, talon exchange) from a fixed seed, the
     feasibility of birds and Valat on them, post-mortems of whole plays,
     short endings checked against the pure-Python reference, and on request
-    exchange tables of deals as dealt.
+    exchange tables of deals as dealt and net scores of deals with random
+    announcements, each against the points solve of the same deal.
 
     \b
     Examples:
@@ -69,6 +77,7 @@ def bench_command(
       kosolve bench --repeat 3   # on a busy machine
       kosolve bench --signature  # did a change alter the search?
       kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
+      kosolve bench --deals 0 --endings 0 --postmortems 0 --no-goals --score 100
     """
     from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
 
@@ -86,6 +95,7 @@ def bench_command(
         "ending_tricks": ending_tricks,
         "postmortems": postmortems,
         "exchanges": exchanges,
+        "scores": scores,
     }
     options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
 
