@@ -150,7 +150,7 @@ def test_thousands_of_endings_agree_with_settling_cold_and_warm(block: int) -> N
         rules = ALL_RULES[index % len(ALL_RULES)]
         deal = random_ending(rng, rules)
         expected = brute_force(deal, deal.position(), rules)
-        solver = warm if index % 3 else ScoreSolver(tt_mb=2 * MIN_TABLE_MB if index % 2 else 1)
+        solver = warm if index % 3 else ScoreSolver(tt_mb=16 * MIN_TABLE_MB if index % 2 else 1)
         result = net_score(deal, rules=rules, solver=solver, with_points_line=False)
         assert result.score == expected, (block, index)
         finished = replace(deal, play=deal.play + result.line)
@@ -240,7 +240,7 @@ def test_any_leaf_table_agrees_with_the_leaf_minimax(block: int) -> None:
         position, steps, birds, valat, leaf = random_leaf_problem(rng)
         expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf)
         args = (position.hands[0], position.hands[1], position.leader, position.declarer, position.led)
-        solver = warm if index % 2 else ScoreSolver(tt_mb=2 * MIN_TABLE_MB)
+        solver = warm if index % 2 else ScoreSolver(tt_mb=16 * MIN_TABLE_MB)
         framed, line = solver.solve(*args, steps, birds, valat, leaf)
         assert framed == expected, (block, index)
         unframed, _ = ScoreSolver(tt_mb=1).solve(*args, steps, birds, valat, leaf, framed=False)

@@ -23,6 +23,11 @@ cdef enum:
 cdef struct Frame:
     int16_t low[4]          # by thresholds reached: the least net score the open birds and Valat can still give
     int16_t high[4]         # ... and the most
+    int16_t won_low[4][4]   # by bird and thresholds reached: the least with that bird won in its trick
+    int16_t won_high[4][4]  # ... and the most
+    int16_t other_low[4][4] # the least with that bird not won in its trick
+    int16_t other_high[4][4]  # ... and the most
+    int open_birds          # the birds still open: bit i for the bird I + i
 
 
 cdef struct ScoreState:
@@ -39,6 +44,7 @@ cdef struct ScoreState:
     uint64_t point_nodes    # cards played in the point searches the frame asks
     Table* tt               # the table: entries of the current query only
     Table* points_tt        # the point searches' table: bounds on future thirds, valid for every query
+    Table* bird_tt          # the bird goal searches' tables, one a bird (I to IV), valid for every query
     bint framed             # whether the frame is used (off only to test the search without it)
     Frame* frames           # the frames by frame index, worked out when first needed in a query
     uint32_t* frame_query   # the query that worked each frame out

@@ -51,13 +51,14 @@ Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
 
 from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, pile_thirds, play_card
 from kosolve.engine._bits cimport lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
-from kosolve.engine._search cimport GOAL_NONE, SearchState, search
+from kosolve.engine._search cimport GOAL_BIRD, GOAL_NONE, SearchState, search
 from kosolve.engine._table cimport (
     Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
 )
@@ -68,7 +69,7 @@ from kosolve.engine.errors import SearchInputError
 
 SCORE_TT_MB = 16.0
 """The default size of the score search's tables: half for its own entries,
-half for the point searches of its frame."""
+the rest for the point and bird goal searches of its frame."""
 
 cdef enum:
     UNDECIDED = 0       # the frame leaves the null-window test open
@@ -134,18 +135,27 @@ cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil:
         valats[0], valats[1], n_valats = 0, s.valat, 2
     else:
         valats[0], n_valats = 0, 1
+    frame.open_birds = open_birds
     for step in range(4):
         frame.low[step], frame.high[step] = INFINITE, -INFINITE
+        for i in range(4):
+            frame.won_low[i][step] = frame.other_low[i][step] = INFINITE
+            frame.won_high[i][step] = frame.other_high[i][step] = -INFINITE
     for code in range(256):
         if code & fixed != s.birds & fixed or (code & (code >> 1) & 0x55):
             continue  # a closed bird's state is fixed, and no state is 3
         for step in range(4):
             for v in range(n_valats):
                 value = s.leaf[(step * 256 + code) * 4 + valats[v]]
-                if value < frame.low[step]:
-                    frame.low[step] = value
-                if value > frame.high[step]:
-                    frame.high[step] = value
+                frame.low[step] = min(frame.low[step], value)
+                frame.high[step] = max(frame.high[step], value)
+                for i in range(4):
+                    if (code >> (2 * i) & 3) == 1:
+                        frame.won_low[i][step] = min(frame.won_low[i][step], value)
+                        frame.won_high[i][step] = max(frame.won_high[i][step], value)
+                    else:
+                        frame.other_low[i][step] = min(frame.other_low[i][step], value)
+                        frame.other_high[i][step] = max(frame.other_high[i][step], value)
     s.frame_query[index] = s.query
     return frame
 
@@ -164,6 +174,79 @@ cdef inline bint reaches(ScoreState* s, int need) noexcept nogil:
     return result
 
 
+cdef inline bint forces_bird(ScoreState* s, int bird, int owner, int need) noexcept nogil:
+    """Whether ``owner``, holding the bird I + ``bird``, can make it win its
+    trick and take ``need`` more thirds by one strategy: one null-window
+    goal search of the point search (GOAL_BIRD with the thirds counted), on
+    that bird's goal table and, once the bird has won, the point table."""
+    cdef SearchState p
+    cdef int beta = max(need, 0)
+    p.hand[0], p.hand[1] = s.hand[0], s.hand[1]
+    p.leader, p.led, p.declarer = s.leader, NO_CARD, owner
+    p.nodes = 0
+    p.tt, p.goal_tt = s.points_tt, &s.bird_tt[bird]
+    p.goal, p.goal_card, p.goal_cards, p.goal_points = GOAL_BIRD, PAGAT + bird, bird + 1, True
+    cdef bint result = search(&p, beta) >= beta
+    s.point_nodes += p.nodes
+    return result
+
+
+cdef int bird_frame_test(ScoreState* s, Frame* frame, int beta, int lowest, int highest, int* need,
+                         int in_play_thirds, int* bound) noexcept nogil:
+    """The frame of one open bird's goal: the test decided by whether the
+    bird's holder can make it together with a number of thresholds (for the
+    defender: with the declarer held below them).  If he can, the outcome
+    has the bird won and those thresholds; if he cannot, the other side has
+    a strategy that stops the pair, so the outcome lacks one of the two."""
+    cdef int i, step, found, least, most, other
+    for i in range(4):
+        if not frame.open_birds >> i & 1:
+            continue
+        if s.hand[s.declarer] >> (PAGAT + i) & 1:
+            # The fewest thresholds that, with the bird won, prove >= beta.
+            least, found = INFINITE, -1
+            for step in range(highest, lowest - 1, -1):
+                least = min(least, frame.won_low[i][step])
+                if least < beta:
+                    break
+                found, bound[0] = step, least
+            if found < 0:
+                continue
+            if forces_bird(s, i, s.declarer, need[found - 1] if found > lowest else 0):
+                return AT_LEAST
+            most = -INFINITE
+            for step in range(lowest, highest + 1):
+                most = max(most, frame.other_high[i][step])
+                if step < found:
+                    most = max(most, frame.won_high[i][step])
+            if most < beta:
+                bound[0] = most
+                return BELOW
+        else:
+            # The most thresholds that, with the defender's bird won, prove < beta.
+            most, found = -INFINITE, -1
+            for step in range(lowest, highest + 1):
+                most = max(most, frame.won_high[i][step])
+                if most >= beta:
+                    break
+                found, bound[0] = step, most
+            if found < 0:
+                continue
+            # The declarer below threshold ``found``: the defender takes the rest and one more.
+            other = in_play_thirds - need[found] + 1 if found < highest else 0
+            if forces_bird(s, i, 1 - s.declarer, other):
+                return BELOW
+            least = INFINITE
+            for step in range(lowest, highest + 1):
+                least = min(least, frame.other_low[i][step])
+                if step > found:
+                    least = min(least, frame.won_low[i][step])
+            if least >= beta:
+                bound[0] = least
+                return AT_LEAST
+    return UNDECIDED
+
+
 cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, int* bound) noexcept nogil:
     """Decide the null-window test ``value >= beta`` by the frame when it
     can: AT_LEAST or BELOW with a fail-soft ``bound``, else UNDECIDED.
@@ -176,11 +259,13 @@ cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, i
     lowest..r."""
     cdef Frame* frame = frame_of(s, in_play)
     cdef int need[3]
-    cdef int lowest = 0, highest = 0, k, step, least, most, found
+    cdef int lowest = 0, highest = 0, reachable, k, step, least, most, found
     for k in range(3):
         need[k] = s.steps[k] - s.thirds
         lowest += need[k] <= 0
         highest += need[k] <= in_play_thirds
+    # What the points play proves narrows the thresholds for its bounds only.
+    reachable = highest
     # The fewest thresholds whose reaching proves >= beta.
     least, found = INFINITE, -1
     for step in range(highest, lowest - 1, -1):
@@ -201,6 +286,8 @@ cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, i
         found, bound[0] = step, most
     if found >= 0 and (found == highest or not reaches(s, need[found])):
         return BELOW
+    if s.led == NO_CARD and frame.open_birds:
+        return bird_frame_test(s, frame, beta, lowest, reachable, need, in_play_thirds, bound)
     return UNDECIDED
 
 
@@ -313,9 +400,9 @@ cdef inline void play(ScoreState* s, int card) noexcept nogil:
 
 cdef class ScoreSolver:
     """The score-optimal search with tables of its own: ``tt_mb`` megabytes,
-    half for its entries (valid within one query) and half for the point
-    searches of its frame (valid across queries, so reusing the solver keeps
-    them warm).
+    half for its entries (valid within one query), a quarter for the point
+    searches of its frame and a sixteenth for each bird's goal searches
+    (these valid across queries, so reusing the solver keeps them warm).
 
     ``leaf`` holds the net score of every finished hand (see the module
     notes); ``steps`` the declarer's thirds still needed for the win,
@@ -325,32 +412,42 @@ cdef class ScoreSolver:
 
     cdef Table tt
     cdef Table points_tt
+    cdef Table bird_tt[4]
     cdef ScoreState state
     cdef int leaf[LEAVES]
-    cdef Frame frames[FRAMES]
-    cdef uint32_t frame_query[FRAMES]
+    cdef Frame* frames
+    cdef uint32_t* frame_query
     cdef readonly double tt_mb
 
     def __cinit__(self, double tt_mb=SCORE_TT_MB):
         check_table_mb(tt_mb)
-        if tt_mb < 2 * MIN_TABLE_MB:
-            raise TableSizeError(f"the score search's two tables take at least {2 * MIN_TABLE_MB * 1024:g} KB")
+        if tt_mb < 16 * MIN_TABLE_MB:
+            raise TableSizeError(f"the score search's tables take at least {16 * MIN_TABLE_MB * 1024:g} KB")
+        self.frames = <Frame*>malloc(FRAMES * sizeof(Frame))
+        self.frame_query = <uint32_t*>calloc(FRAMES, sizeof(uint32_t))
+        if self.frames == NULL or self.frame_query == NULL:
+            raise MemoryError("cannot allocate the score search's frames")
         table_allocate(&self.tt, tt_mb / 2, SCORE_KEY_WORDS, True)
-        table_allocate(&self.points_tt, tt_mb / 2, TT_KEY_WORDS, False)
+        table_allocate(&self.points_tt, tt_mb / 4, TT_KEY_WORDS, False)
+        for i in range(4):
+            table_allocate(&self.bird_tt[i], tt_mb / 16, TT_KEY_WORDS, False)
         self.state.tt = &self.tt
         self.state.points_tt = &self.points_tt
+        self.state.bird_tt = self.bird_tt
         self.state.nodes = self.state.point_nodes = 0
         self.state.leaf = self.leaf
         self.state.frames = self.frames
         self.state.frame_query = self.frame_query
         self.state.query = 0
-        for i in range(FRAMES):
-            self.frame_query[i] = 0
         self.tt_mb = tt_mb
 
     def __dealloc__(self):
         table_release(&self.tt)
         table_release(&self.points_tt)
+        for i in range(4):
+            table_release(&self.bird_tt[i])
+        free(self.frames)
+        free(self.frame_query)
 
     cdef int _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
                   leaf, bint framed) except -1:
@@ -380,6 +477,8 @@ cdef class ScoreSolver:
             self.state.query = 1
         table_new_age(&self.tt)
         table_new_age(&self.points_tt)
+        for i in range(4):
+            table_new_age(&self.bird_tt[i])
         return 0
 
     cdef int _test(self, int beta):
@@ -455,12 +554,14 @@ cdef class ScoreSolver:
         <kosolve.engine._search.Solver.stats>`) and the point table's (the
         same keys behind ``points_``)."""
         points = {f"points_{name}": figure for name, figure in table_stats(&self.points_tt).items()}
+        birds = [table_stats(&self.bird_tt[i]) for i in range(4)]
         return {
             "nodes": self.nodes,
             "score_nodes": self.state.nodes,
             "point_nodes": self.state.point_nodes,
             **table_stats(&self.tt),
             **points,
+            **{f"birds_{name}": sum(table[name] for table in birds) for name in birds[0]},
         }
 
 
