@@ -11,10 +11,12 @@ from click.testing import CliRunner
 from kosolve.cli.main import cli
 from kosolve.tools.bench import SIGNATURE_KINDS, signature, signature_breakdown
 
-SIGNATURE = 6_540_921
-"""The signature of this code (also of bdd5b80, before the packages were
-reorganised).  A commit that changes it must say in its message why the
-search changed, and record the new figure in docs/benchmarks.md."""
+SIGNATURE = 5_804_231
+"""The signature of this code: the score search framed by the point search
+(net_score 1,960,255 -> 1,223,565 nodes, its frame's point and bird goal
+searches counted among them; the other kinds unchanged).  A commit that
+changes it must say in its message why the search changed, and record the
+new figure in docs/benchmarks.md."""
 
 
 def test_the_signature_is_pinned() -> None:
