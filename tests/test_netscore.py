@@ -27,7 +27,7 @@ from kosolve.model.announcements import (
     Announcement,
     check_announcements,
 )
-from kosolve.model.cards import CARD_VALUES
+from kosolve.model.cards import CARD_VALUES, parse_hand
 from kosolve.model.deal import Deal
 from kosolve.model.game import Position, Rules, legal_replies, reply_wins, trick_thirds
 from kosolve.tools.dealing import deal_game
@@ -277,3 +277,20 @@ def test_the_score_optimal_line_can_differ_from_the_point_optimal_one() -> None:
         result = net_score(deal)
         differing += result.score != result.points_line_score
     assert differing > 0
+
+
+def test_a_bird_state_in_the_high_bit_keeps_the_valat_in_the_key() -> None:
+    """The birds' states fill bits 24-31 of the entry's context and the
+    Valat bits 32-33: a beaten Quapil (state 2, the top bit) once spilled
+    into the Valat bits, so positions with other Valat states shared an
+    entry."""
+    forehand, dealer = parse_hand(["HK", "CC", "C9"]), parse_hand(["SQ", "CK", "CJ"])
+    rng = random.Random(5)
+    for _ in range(200):  # the old key gave 4 of these a wrong value
+        position = Position((forehand, dealer), declarer=1, leader=0)
+        leaf = [rng.randint(-5, 5) for _ in range(LEAVES)]
+        birds, valat, steps = 0b10_00_00_10, rng.choice([1, 2, 3]), sorted(rng.randint(-1, 50) for _ in range(3))
+        expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf)
+        args = (forehand, dealer, 0, 1, -1, steps, birds, valat, leaf)
+        assert ScoreSolver(tt_mb=1).solve(*args, framed=False)[0] == expected
+        assert ScoreSolver(tt_mb=1).solve(*args)[0] == expected

@@ -72,6 +72,7 @@ SCORE_TT_MB = 16.0
 the rest for the point and bird goal searches of its frame."""
 
 cdef enum:
+    BIRD_FRAME_CARDS = 7    # the bird frame is tried with at most this many cards a hand (from trick 10 on)
     UNDECIDED = 0       # the frame leaves the null-window test open
     AT_LEAST = 1        # the frame proves the value >= beta
     BELOW = 2           # the frame proves the value < beta
@@ -94,7 +95,7 @@ cdef inline void score_key(ScoreKey* key, ScoreState* s, Hand in_play, int in_pl
     in play (the pattern counts them among the low tarocks; they are its
     lowest, so that says which they are), and the context."""
     cdef TTKey cards
-    cdef uint64_t context = <uint64_t>(s.birds << 24) | (<uint64_t>s.valat << 32)
+    cdef uint64_t context = (<uint64_t>s.birds << 24) | (<uint64_t>s.valat << 32)
     cdef uint64_t h
     cdef int k, need
     for k in range(3):
@@ -286,7 +287,9 @@ cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, i
         found, bound[0] = step, most
     if found >= 0 and (found == highest or not reaches(s, need[found])):
         return BELOW
-    if s.led == NO_CARD and frame.open_birds:
+    # The bird goal searches pay only near the birds' tricks: with more cards
+    # in hand each costs more than the score search it saves (docs/benchmarks.md).
+    if s.led == NO_CARD and frame.open_birds and popcount(s.hand[0]) <= BIRD_FRAME_CARDS:
         return bird_frame_test(s, frame, beta, lowest, reachable, need, in_play_thirds, bound)
     return UNDECIDED
 
