@@ -32,6 +32,12 @@ from kosolve.tools.dealing import HARD_TAROCKS
     is_flag=True,
     help=f"Solve the hard set instead: realistic deals in which both hands hold at least {HARD_TAROCKS} tarocks.",
 )
+@click.option(
+    "--score",
+    "scores",
+    type=click.IntRange(min=0),
+    help="Whole deals with random announcements to value for the net score and for points (default: none).",
+)
 @click.option("--goals/--no-goals", default=True, help="Time the feasibility of birds and Valat on the whole deals.")
 @click.option(
     "--odds",
@@ -64,6 +70,7 @@ def bench_command(
     postmortems: int | None,
     exchanges: int | None,
     hard: bool,
+    scores: int | None,
     goals: bool,
     with_odds: bool,
     repeat: int,
@@ -77,7 +84,8 @@ def bench_command(
     rules (shuffle, discard, talon exchange) from a fixed seed, the
     feasibility of birds and Valat on them, post-mortems of whole plays,
     short endings checked against the pure-Python reference, and on request
-    exchange tables of deals as dealt.
+    exchange tables of deals as dealt and net scores of deals with random
+    announcements, each against the points solve of the same deal.
 
     \b
     Examples:
@@ -89,6 +97,7 @@ def bench_command(
       kosolve bench --signature  # did a change alter the search?
       kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
       kosolve bench --deals 0 --endings 0 --postmortems 0 --odds
+      kosolve bench --deals 0 --endings 0 --postmortems 0 --no-goals --score 100
     """
     from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
 
@@ -106,6 +115,7 @@ def bench_command(
         "ending_tricks": ending_tricks,
         "postmortems": postmortems,
         "exchanges": exchanges,
+        "scores": scores,
     }
     options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
 

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from kosolve.analysis.netscore import net_score
 from kosolve.cli.main import cli
 from kosolve.model.dealt import TAROCKS
-from kosolve.tools.bench import BenchError, BenchReport, DealTiming, EndingTiming, Spread, run_bench
+from kosolve.tools.bench import (
+    BenchError,
+    BenchReport,
+    DealTiming,
+    EndingTiming,
+    Spread,
+    random_announcements,
+    run_bench,
+)
 from kosolve.tools.dealing import HARD_TAROCKS, deal_games, deal_hard_games
 
 
@@ -107,6 +117,8 @@ def test_negative_counts_are_refused() -> None:
         run_bench(deals=-1, endings=0)
     with pytest.raises(BenchError, match="negative"):
         run_bench(deals=0, endings=0, exchanges=-1)
+    with pytest.raises(BenchError, match="negative"):
+        run_bench(deals=0, endings=0, scores=-1)
 
 
 def test_exchange_tables_are_timed_only_when_asked() -> None:
@@ -140,3 +152,18 @@ def test_the_hard_set_on_the_command_line() -> None:
     data = json.loads(result.output)
     assert data["deal_set"] == "hard" and data["whole_deals"]["solved"] == 1
     assert set(data["whole_deals"]["time_ms"]) == {"median", "p90", "p95", "p99", "max"}
+
+
+def test_net_scores_are_timed_against_the_points_solve_only_when_asked() -> None:
+    report = run_bench(deals=0, endings=0, postmortems=0, goals=False, scores=3, seed=3)
+    rng = random.Random(3)
+    announced = [random_announcements(deal, rng) for deal in deal_games(3, 3)]
+    assert len(report.scores) == 3
+    for timing, deal in zip(report.scores, announced, strict=True):
+        assert timing.announcements == tuple(a.what for a in deal.announcements)
+        assert timing.score == net_score(deal, with_points_line=False).score and timing.nodes > 0
+        assert timing.ms > 0 and timing.solve_ms > 0 and timing.ratio == timing.ms / timing.solve_ms
+    assert "Net scores of whole deals" in report.format()
+    data = report.to_json()["net_scores"]
+    assert data["count"] == 3 and len(data["deals"]) == 3  # type: ignore[index]
+    assert "Net scores" not in run_bench(deals=0, endings=0, postmortems=0, goals=False).format()

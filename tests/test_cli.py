@@ -375,16 +375,16 @@ def test_bench_passes_its_options_to_run_bench(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(kosolve.tools.bench, "run_bench", fake_run_bench)
     args = ["--deals", "3", "--seed", "7", "--endings", "2", "--ending-tricks", "5", "--tt-mb", "16", "--repeat", "2"]
-    result = run("bench", *args, "--exchange", "4")
+    result = run("bench", *args, "--exchange", "4", "--score", "5")
     assert result.exit_code == 0, result.output
     assert result.stdout == "fake report\n"
     assert calls[0]["deals"] == 3 and calls[0]["seed"] == 7 and calls[0]["tt_mb"] == 16 and calls[0]["repeat"] == 2
     assert calls[0]["endings"] == 2 and calls[0]["ending_tricks"] == 5
-    assert calls[0]["exchanges"] == 4
+    assert calls[0]["exchanges"] == 4 and calls[0]["scores"] == 5
     result = run("bench", "--json", "-q")
     assert json.loads(result.stdout) == {"fake": True}
     assert calls[1]["progress"] is None
-    assert "deals" not in calls[1] and "exchanges" not in calls[1]
+    assert "deals" not in calls[1] and "exchanges" not in calls[1] and "scores" not in calls[1]
 
 
 def test_bench_runs_for_real() -> None:

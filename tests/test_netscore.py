@@ -1,21 +1,51 @@
-"""The score-optimal search against a brute-force minimax that settles
-every finished hand with kosolve.analysis.scoring.settle."""
+"""The score-optimal search against brute-force minimaxes written straight
+from the rules: one settles every finished hand with
+kosolve.analysis.scoring.settle, the other looks every finished hand up in
+an arbitrary leaf table by the documented index.  Neither shares code with
+the search (they play cards with the model's Position only), and both are
+checked with the frame (the point searches that bound the net score) on and
+off, on fresh, warm and tiny tables."""
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import replace
 
 import pytest
 
-from kosolve.analysis.netscore import net_score
+from kosolve.analysis.netscore import _history, _leaf_table, net_score
 from kosolve.analysis.scoring import settle
-from kosolve.model.announcements import BIRD_NAMES, Announcement
+from kosolve.engine._score import ScoreSolver
+from kosolve.engine._table import MIN_TABLE_MB
+from kosolve.model.announcements import (
+    ABSOLUT_THIRDS,
+    ANNOUNCEMENTS,
+    BIRD_NAMES,
+    DECLARER_ANNOUNCEMENTS,
+    PANZER_THIRDS,
+    Announcement,
+    check_announcements,
+)
+from kosolve.model.cards import CARD_VALUES, parse_hand
 from kosolve.model.deal import Deal
-from kosolve.model.game import Position, Rules
+from kosolve.model.game import Position, Rules, legal_replies, reply_wins, trick_thirds
 from kosolve.tools.dealing import deal_game
 
 RULE_SETS = [Rules(), Rules(silent_bird_penalty=True)]
+ALL_RULES = [
+    Rules(),
+    Rules(silent_bird_penalty=True),
+    Rules(win_thirds=106),
+    Rules(defender_announcements=True, kontra=True),
+    Rules(silent_bird_penalty=True, defender_announcements=True, win_thirds=106),
+]
+MANY = int(os.environ.get("KOSOLVE_SCORE_ENDINGS", "400"))
+"""Random endings in each of the long agreement tests (more with the
+variable set; the docs/benchmarks.md figures name the runs made)."""
+LEAVES = 4 * 256 * 4
+BIRD_CARD = 32
+"""The card I; II, III and IV follow it."""
 
 
 def brute_force(deal: Deal, position: Position, rules: Rules) -> int:
@@ -28,6 +58,21 @@ def brute_force(deal: Deal, position: Position, rules: Rules) -> int:
         values.append(brute_force(deal, position, rules))
         position.pop()
     return max(values) if position.turn == deal.declarer else min(values)
+
+
+def random_announcements(rng: random.Random, deal: Deal, rules: Rules) -> tuple[Announcement, ...]:
+    """Up to three announcements the rules allow, the defender's too when
+    they allow it, with a Kontra now and then."""
+    what = rng.sample(ANNOUNCEMENTS, rng.randint(0, 3))
+    announced = []
+    for name in what:
+        by = deal.declarer
+        if rules.defender_announcements and name not in DECLARER_ANNOUNCEMENTS and rng.random() < 0.4:
+            by = 1 - deal.declarer
+        when = None if deal.contract == "solo" else rng.choice(["before", "after"])
+        announced.append(Announcement(by, name, when, kontra=rules.kontra and rng.random() < 0.3))
+    check_announcements(announced, deal.contract, deal.declarer, rules)
+    return tuple(announced)
 
 
 def late_deal(rng: random.Random, tricks_left: int) -> Deal:
@@ -44,6 +89,44 @@ def late_deal(rng: random.Random, tricks_left: int) -> Deal:
     return replace(deal, play=tuple(position.move_stack))
 
 
+def replies(hand: int, led: int) -> list[int]:
+    legal = legal_replies(hand, led)
+    return [card for card in range(54) if legal >> card & 1]
+
+
+def random_ending(rng: random.Random, rules: Rules) -> Deal:
+    """A whole deal with random announcements played down to an ending of
+    one to four tricks, now and then in mid-trick, and often with one side
+    having won every trick so far (the Valat still open)."""
+    sweeping = rng.choice([None, "declarer", "defender"])
+    for _ in range(200):
+        deal = deal_game(rng)
+        deal = replace(deal, announcements=random_announcements(rng, deal, rules))
+        tricks_left = rng.randint(1, 4)
+        sweeper = None if sweeping is None else deal.declarer if sweeping == "declarer" else 1 - deal.declarer
+        position = deal.position()
+        while position.hands[0].bit_count() > tricks_left or position.trick:
+            moves = list(position.legal_moves)
+            if sweeper is not None and position.trick:
+                # The sweeper wins the trick if it can, the other lets it.
+                kept = [c for c in moves if (position.turn == sweeper) == reply_wins(position.led, c)]
+                position.push(rng.choice(kept or moves))
+            elif sweeper is not None and position.turn == sweeper:
+                # The sweeper leads a card that no reply beats, if it has one.
+                other = position.hands[1 - sweeper]
+                sure = [c for c in moves if not any(reply_wins(c, r) for r in replies(other, c))]
+                position.push(rng.choice(sure) if sure else max(moves))
+            elif sweeper is not None:
+                position.push(min(moves))
+            else:
+                position.push(rng.choice(moves))
+        if sweeper is None or not position.tricks_won[1 - sweeper]:
+            break
+    if rng.random() < 0.3:
+        position.push(rng.choice(list(position.legal_moves)))
+    return replace(deal, play=tuple(position.move_stack))
+
+
 @pytest.mark.parametrize("seed", range(24))
 def test_net_score_agrees_with_settling_every_ending(seed: int) -> None:
     rng = random.Random(seed)
@@ -55,6 +138,138 @@ def test_net_score_agrees_with_settling_every_ending(seed: int) -> None:
     assert settle(finished, rules).totals[deal.declarer] == result.score
 
 
+@pytest.mark.parametrize("block", range(4))
+def test_thousands_of_endings_agree_with_settling_cold_and_warm(block: int) -> None:
+    """Random endings, random announcements of every kind, every rule
+    option: on one solver kept warm across them (its point table's entries
+    count across queries), on a fresh one, and on the smallest tables."""
+    rng = random.Random(7000 + block)
+    warm = ScoreSolver(tt_mb=1)
+    sweeps = 0
+    for index in range(MANY // 4):
+        rules = ALL_RULES[index % len(ALL_RULES)]
+        deal = random_ending(rng, rules)
+        expected = brute_force(deal, deal.position(), rules)
+        solver = warm if index % 3 else ScoreSolver(tt_mb=16 * MIN_TABLE_MB if index % 2 else 1)
+        result = net_score(deal, rules=rules, solver=solver, with_points_line=False)
+        assert result.score == expected, (block, index)
+        finished = replace(deal, play=deal.play + result.line)
+        assert settle(finished, rules).totals[deal.declarer] == expected, (block, index)
+        played = deal.position()
+        sweeps += not (played.tricks_won[0] and played.tricks_won[1])
+    assert sweeps >= MANY // 50  # the Valat is open in some of them
+
+
+def leaf_minimax(position: Position, thirds: int, birds: int, valat: int, steps: list[int], leaf: list[int]) -> int:
+    """The net score by the leaf table: each finished hand's index is
+    (thresholds its thirds reach * 256 + the birds' states) * 4 + the
+    Valat bits; a bird (I to IV) played in its trick (16 down to 13) is won
+    there (1) or beaten (2); Valat bit 0 stays while the declarer wins every
+    trick, bit 1 while the defender does."""
+    if position.is_over():
+        return leaf[(sum(thirds >= step for step in steps) * 256 + birds) * 4 + valat]
+    values = []
+    for card in list(position.legal_moves):
+        now_thirds, now_birds, now_valat = thirds, birds, valat
+        if position.trick:
+            led, leader = position.led, position.leader
+            follower = 1 - leader
+            trick = 17 - position.hands[follower].bit_count()
+            winner = follower if reply_wins(led, card) else leader
+            if winner == position.declarer:
+                now_thirds += trick_thirds(led, card)
+                now_valat &= 1
+            else:
+                now_valat &= 2
+            for played, seat in ((led, leader), (card, follower)):
+                index = played - BIRD_CARD
+                if 0 <= index < 4 and trick == 16 - index:
+                    now_birds |= (1 if seat == winner else 2) << (2 * index)
+        position.push(card)
+        values.append(leaf_minimax(position, now_thirds, now_birds, now_valat, steps, leaf))
+        position.pop()
+    return max(values) if position.turn == position.declarer else min(values)
+
+
+def random_leaf_problem(rng: random.Random) -> tuple[Position, list[int], int, int, list[int]]:
+    """A small position, ascending thresholds near the thirds in play, a
+    consistent start state (birds out of play in any state, the Valat in
+    any) and a leaf table of random small scores, often not monotone in the
+    thresholds reached: the search may not assume any shape of the score."""
+    deal = deal_game(rng)
+    position = deal.position()
+    tricks_left = rng.randint(1, 4)
+    while position.hands[0].bit_count() > tricks_left or position.trick:
+        position.push(rng.choice(list(position.legal_moves)))
+    if rng.random() < 0.3:
+        position.push(rng.choice(list(position.legal_moves)))
+    fresh = Position((position.hands[0], position.hands[1]), declarer=position.declarer, leader=position.leader)
+    if position.trick:
+        # The same trick begun: the leader's card goes back and is led again.
+        led = position.led
+        hands = list(fresh.hands)
+        hands[position.leader] |= 1 << led
+        fresh = Position((hands[0], hands[1]), declarer=position.declarer, leader=position.leader)
+        fresh.push(led)
+    in_hands = fresh.hands[0] | fresh.hands[1] | (1 << fresh.led if fresh.trick else 0)
+    in_play = sum(3 * CARD_VALUES[card] - 2 for card in range(54) if in_hands >> card & 1)
+    steps = sorted(rng.randint(-5, in_play + 5) for _ in range(3))
+    birds = 0
+    for index in range(4):
+        if not in_hands >> (BIRD_CARD + index) & 1:
+            birds |= rng.choice([0, 0, 1, 2]) << (2 * index)
+    valat = rng.randrange(4)
+    spread = rng.choice([2, 5, 30])
+    leaf = [rng.randint(-spread, spread) for _ in range(LEAVES)]
+    if rng.random() < 0.5:
+        # Monotone in the thresholds for each state, as the scoring makes it.
+        for rest in range(LEAVES // 4):
+            column = sorted(leaf[step * 1024 + rest] for step in range(4))
+            for step in range(4):
+                leaf[step * 1024 + rest] = column[step]
+    return fresh, steps, birds, valat, leaf
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_any_leaf_table_agrees_with_the_leaf_minimax(block: int) -> None:
+    """The engine alone, on arbitrary leaf tables: framed and unframed, warm
+    and cold, the value and a line that keeps it."""
+    rng = random.Random(9000 + block)
+    warm = ScoreSolver(tt_mb=1)
+    for index in range(MANY // 4):
+        position, steps, birds, valat, leaf = random_leaf_problem(rng)
+        expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf)
+        args = (position.hands[0], position.hands[1], position.leader, position.declarer, position.led)
+        solver = warm if index % 2 else ScoreSolver(tt_mb=16 * MIN_TABLE_MB)
+        framed, line = solver.solve(*args, steps, birds, valat, leaf)
+        assert framed == expected, (block, index)
+        unframed, _ = ScoreSolver(tt_mb=1).solve(*args, steps, birds, valat, leaf, framed=False)
+        assert unframed == expected, (block, index)
+        played = position.copy()
+        for card in line:
+            played.push(card)
+        assert played.is_over()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_frame_leaves_the_score_search_few_nodes(seed: int) -> None:
+    """On an ending of eight tricks the score search searches on only where a
+    bird or the Valat can still tip a test: the same score with far fewer
+    score nodes than without the frame."""
+    deal = late_deal(random.Random(40 + seed), 8)
+    position = deal.position()
+    history = _history(deal, position)
+    base = position.declarer_thirds()
+    steps = [Rules().win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
+    args = (position.hands[0], position.hands[1], position.leader, deal.declarer, position.led)
+    state = (steps, history.birds, history.valat, _leaf_table(deal, history, Rules()))
+    framed, unframed = ScoreSolver(tt_mb=4), ScoreSolver(tt_mb=4)
+    assert framed.solve(*args, *state)[0] == unframed.solve(*args, *state, framed=False)[0]
+    stats = framed.stats
+    assert stats["nodes"] == stats["score_nodes"] + stats["point_nodes"]
+    assert stats["score_nodes"] * 4 < unframed.stats["score_nodes"]
+
+
 def test_the_score_optimal_line_can_differ_from_the_point_optimal_one() -> None:
     differing = 0
     for seed in range(60):
@@ -62,3 +277,20 @@ def test_the_score_optimal_line_can_differ_from_the_point_optimal_one() -> None:
         result = net_score(deal)
         differing += result.score != result.points_line_score
     assert differing > 0
+
+
+def test_a_bird_state_in_the_high_bit_keeps_the_valat_in_the_key() -> None:
+    """The birds' states fill bits 24-31 of the entry's context and the
+    Valat bits 32-33: a beaten Quapil (state 2, the top bit) once spilled
+    into the Valat bits, so positions with other Valat states shared an
+    entry."""
+    forehand, dealer = parse_hand(["HK", "CC", "C9"]), parse_hand(["SQ", "CK", "CJ"])
+    rng = random.Random(5)
+    for _ in range(200):  # the old key gave 4 of these a wrong value
+        position = Position((forehand, dealer), declarer=1, leader=0)
+        leaf = [rng.randint(-5, 5) for _ in range(LEAVES)]
+        birds, valat, steps = 0b10_00_00_10, rng.choice([1, 2, 3]), sorted(rng.randint(-1, 50) for _ in range(3))
+        expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf)
+        args = (forehand, dealer, 0, 1, -1, steps, birds, valat, leaf)
+        assert ScoreSolver(tt_mb=1).solve(*args, framed=False)[0] == expected
+        assert ScoreSolver(tt_mb=1).solve(*args)[0] == expected

@@ -11,11 +11,12 @@ from click.testing import CliRunner
 from kosolve.cli.main import cli
 from kosolve.tools.bench import SIGNATURE_KINDS, signature, signature_breakdown
 
-SIGNATURE = 6_633_576
-"""The signature of this code: the last two tricks are played out instead
-of searched (6,540,921 before; docs/benchmarks.md).  A commit that changes
-it must say in its message why the search changed, and record the new
-figure in docs/benchmarks.md."""
+SIGNATURE = 5_527_656
+"""The signature of this code: the last two tricks played out instead of
+searched, and the score search framed by the point search (6,540,921
+before; docs/benchmarks.md).  A commit that changes it must say in its
+message why the search changed, and record the new figure in
+docs/benchmarks.md."""
 
 
 def test_the_signature_is_pinned() -> None:

@@ -45,7 +45,9 @@ def test_a_size_is_rounded_down_to_a_power_of_two_of_buckets() -> None:
     assert buckets_for(MAX_TABLE_MB) == MAX_TABLE_MB * 1024 * 1024 // 64
     assert Solver(tt_mb=3).stats["tt_bytes"] == 2 * 1024 * 1024
     score = ScoreSolver(tt_mb=3).stats
-    assert score["tt_bytes"] == 2 * 1024 * 1024 and score["tt_entries"] == score["tt_bytes"] // 32
+    assert score["tt_bytes"] == 1024 * 1024 and score["points_tt_bytes"] == 512 * 1024
+    assert score["birds_tt_bytes"] == 4 * 128 * 1024
+    assert score["tt_entries"] == score["tt_bytes"] // 32 and score["points_tt_entries"] == 512 * 1024 // 16
 
 
 def test_the_goal_table_is_at_most_8_mb_unless_asked() -> None:
@@ -56,18 +58,19 @@ def test_the_goal_table_is_at_most_8_mb_unless_asked() -> None:
 
 def test_the_score_search_reports_its_table_use() -> None:
     solver = ScoreSolver(tt_mb=1)
-    deal = late_deal(random.Random(3), 4)
+    deal = late_deal(random.Random(3), 8)
     result = net_score(deal, solver=solver, with_points_line=False)
     stats = solver.stats
-    assert stats["nodes"] == solver.nodes == result.nodes > 0
-    assert 0 < stats["tt_hits"] <= stats["tt_probes"] and stats["tt_stores"] > 0
-    assert stats["tt_entries"] == 1024 * 1024 // 32
+    assert stats["nodes"] == solver.nodes == result.nodes == stats["score_nodes"] + stats["point_nodes"] > 0
+    assert stats["tt_hits"] <= stats["tt_probes"] and stats["points_tt_hits"] <= stats["points_tt_probes"]
+    assert stats["tt_stores"] + stats["points_tt_stores"] > 0
+    assert stats["tt_entries"] == 512 * 1024 // 32
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_tiny_score_table_gives_the_same_scores(seed: int) -> None:
     deal = late_deal(random.Random(seed), 5)
-    tiny = net_score(deal, solver=ScoreSolver(tt_mb=MIN_TABLE_MB), with_points_line=False)
+    tiny = net_score(deal, solver=ScoreSolver(tt_mb=16 * MIN_TABLE_MB), with_points_line=False)
     assert tiny.score == net_score(deal, with_points_line=False).score
 
 
@@ -151,7 +154,8 @@ def test_the_smallest_table_gives_the_same_value() -> None:
 def test_a_budget_covers_every_table_of_a_run(budget: float) -> None:
     analyser = Analyser(budget)
     used = analyser.solver.stats["tt_bytes"] + buckets_for(analyser.solver.goal_tt_mb) * 64
-    used += analyser.score_solver.stats["tt_bytes"]
+    score = analyser.score_solver.stats
+    used += score["tt_bytes"] + score["points_tt_bytes"] + score["birds_tt_bytes"]
     assert used <= budget * 1024 * 1024
     split = analyser.budget
     assert split.main_mb + split.goal_mb + split.score_mb == budget

@@ -47,7 +47,7 @@ class NetScore:
 
     score: int
     line: tuple[Card, ...]
-    """A line of play that reaches it."""
+    """A line of play that reaches it (empty when not asked for)."""
     points_line_score: int | None
     """What the point-optimal line of :func:`kosolve.analysis.solving.solve` scores,
     for comparison (None when not asked for).  Several lines may be best for
@@ -139,6 +139,7 @@ def net_score(
     with_points_line: bool = True,
     points_line: tuple[Card, ...] | None = None,
     points_solver: Solver | None = None,
+    with_line: bool = True,
 ) -> NetScore:
     """The score-optimal value of ``position`` (the deal after its play by
     default) for a whole game with piles, and a line that reaches it.  Pass
@@ -148,7 +149,10 @@ def net_score(
     ``points_line`` when given (the line a report shows; several lines may
     be best for points), else the one a search returns, on
     ``points_solver``'s tables when given (new ones of the default budget
-    otherwise)."""
+    otherwise).  Without ``with_line`` only the score is searched for.
+
+    The search is framed by the point search (docs/search.md): a
+    ``solver`` kept across calls keeps its point table warm."""
     if deal.first_trick != 1 or deal.piles is None:
         raise ScoringError("the net score needs a whole game with its piles")
     position = position or deal.position()
@@ -169,6 +173,7 @@ def net_score(
         history.birds,
         history.valat,
         leaf,
+        with_line=with_line,
     )
     if with_points_line and points_line is None:
         points_line = solve(position, solver=points_solver, with_moves=False).line

@@ -193,7 +193,9 @@ def postmortem(
     if by_score:
         score_solver = score_solver or ScoreSolver()
         nets = [
-            net_score(deal, deal.position(at=index), rules=rules, solver=score_solver, with_points_line=False).score
+            net_score(
+                deal, deal.position(at=index), rules=rules, solver=score_solver, with_points_line=False, with_line=False
+            ).score
             for index in range(len(deal.play) + 1)
         ]
     reviews = []

@@ -16,6 +16,9 @@ class ScoreSolver:
         birds: int,
         valat: int,
         leaf: list[int],
+        *,
+        with_line: bool = ...,
+        framed: bool = ...,
     ) -> tuple[int, list[int]]: ...
     @property
     def nodes(self) -> int: ...

@@ -7,8 +7,26 @@ declarer's thirds reach (the win, Absolut, Panzer), on which birds won
 their tricks and which were beaten there, and on whether one side took
 every trick.  The search carries those along and scores each finished hand
 by a table the caller builds from the scoring rules, so no rule is written
-here.  Positions are stored with the thirds and the states so far, by their
-real cards (the birds II-IV are not interchangeable here).
+here.  Positions are stored by the point search's pattern of their cards
+(_tt.pxd: the low cards of a suit, and the tarocks II..XX, count only by
+their number) and which of the birds II-IV are still in play, which tells
+them apart from the other low tarocks; with the states so far and, for each
+threshold, the thirds still needed to reach it (0 once reached, one more
+than the thirds in play once out of reach: nothing else about the thirds so
+far matters).
+
+The frame.  Whatever the birds and the Valat do, the net score of a finished
+hand is a function of the thresholds reached, and the point search tells
+which the declarer reaches with best play for points: he can take at least
+V more thirds and the defender can hold him to V.  So if, whatever the birds
+and the Valat still open can give, every hand that reaches the thresholds V
+reaches scores at least beta, the declarer's points play alone reaches beta;
+if every hand that stays below them scores less, the defender's points play
+alone keeps him below.  Each lead node tests that first, with one or two
+null-window point searches ("reaches") at the thresholds, on a pattern-keyed
+point table that stays valid across queries.  Where no bird and no Valat is
+open any more the frame is exact, so the score search never goes deeper
+there; it searches on only where a bird or the Valat can still tip the test.
 
     leaf index = (steps * 256 + birds) * 4 + valat
       steps   thresholds reached: 0 to 3
@@ -20,32 +38,46 @@ real cards (the birds II-IV are not interchangeable here).
 Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
 
     offset  size  field
-         0     8  the forehand's cards     } each key word stored XOR the slot (bytes 24-31), so
-         8     8  the dealer's cards       } that a probe sees a torn entry as a miss (_table.pxd)
-        16     8  context: thirds since the root (bits 0-7) | birds << 8 | valat << 16
+         0     8  the point search's key word: holder | pattern bits 0-31 << 32
+         8     8  the point search's tag (pattern bits 32-35, leader, declarer) | birds II-IV in play << 8
+        16     8  context: thirds still needed for the win, Absolut and Panzer (8 bits each,
+                  clamped to 0 and the thirds in play + 1) | birds << 24 | valat << 32
+                  (each key word stored XOR the slot, bytes 24-31, so that a probe
+                  sees a torn entry as a miss: _table.pxd)
         24     2  lower bound on the declarer's net score
         26     2  upper bound
-        28     1  the lead that last raised the lower bound, as a card; -1 if none
+        28     1  the lead that last raised the lower bound, as its index among the cards in play; -1 if none
         29     1  tag: the leader
         30     1  depth: cards in play when stored
         31     1  age: the query that wrote it (entries of other queries do not count)
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
 
-from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, play_card, popcount, reply_wins
-from kosolve.engine._bits cimport side_to_move, trick_thirds
+from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, pile_thirds, play_card
+from kosolve.engine._bits cimport lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
+from kosolve.engine._search cimport GOAL_BIRD, GOAL_NONE, SearchState, search
 from kosolve.engine._table cimport (
     NO_MOVE, Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
 )
+from kosolve.engine._tt cimport TT_KEY_WORDS, TTKey, tt_key
 
+from kosolve.engine._table import MIN_TABLE_MB, TableSizeError, check_table_mb
 from kosolve.engine.errors import SearchInputError
 
 SCORE_TT_MB = 16.0
-"""The default size of the score search's table."""
+"""The default size of the score search's tables: half for its own entries,
+the rest for the point and bird goal searches of its frame."""
+
+cdef enum:
+    BIRD_FRAME_CARDS = 7    # the bird frame is tried with at most this many cards a hand (from trick 10 on)
+    UNDECIDED = 0       # the frame leaves the null-window test open
+    AT_LEAST = 1        # the frame proves the value >= beta
+    BELOW = 2           # the frame proves the value < beta
 
 
 cdef struct ScoreKey:
@@ -58,13 +90,210 @@ cdef inline int leaf_score(ScoreState* s) noexcept nogil:
     return s.leaf[(steps * 256 + s.birds) * 4 + s.valat]
 
 
-cdef inline void score_key(ScoreKey* key, ScoreState* s) noexcept nogil:
-    cdef uint64_t context = <uint64_t>(s.thirds | (s.birds << 8) | (s.valat << 16))
+cdef inline void score_key(ScoreKey* key, ScoreState* s, Hand in_play, int in_play_thirds) noexcept nogil:
+    """The entry's key: the point search's pattern key of the cards (which
+    counting cards, how many low cards of each suit and of the tarocks, who
+    holds each, the leader and the declarer), which of the birds II-IV are
+    in play (the pattern counts them among the low tarocks; they are its
+    lowest, so that says which they are), and the context."""
+    cdef TTKey cards
+    cdef uint64_t context = (<uint64_t>s.birds << 24) | (<uint64_t>s.valat << 32)
     cdef uint64_t h
-    key.words[0], key.words[1], key.words[2] = s.hand[0], s.hand[1], context
-    h = (s.hand[0] ^ (<uint64_t>s.leader << 62) ^ (context << 20)) * <uint64_t>0x9E3779B97F4A7C15ULL
-    h ^= s.hand[1] * <uint64_t>0xC2B2AE3D27D4EB4FULL
+    cdef int k, need
+    for k in range(3):
+        need = min(max(s.steps[k] - s.thirds, 0), in_play_thirds + 1)
+        context |= <uint64_t>need << (8 * k)
+    tt_key(&cards, s.hand[0], s.hand[1], s.leader, s.declarer, 0)
+    key.words[0] = cards.key
+    key.words[1] = cards.tag | (((in_play & BIRD_CARDS) >> (PAGAT + 1)) << 8)
+    key.words[2] = context
+    h = (cards.key ^ (key.words[1] << 56)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (context + (h >> 29)) * <uint64_t>0xC2B2AE3D27D4EB4FULL
     key.hash = h ^ (h >> 31)
+
+
+cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil:
+    """The frame of the node: for each number of thresholds reached, the
+    least and the most net score over every state the birds and the Valat
+    can still end in.  A bird is open while it is in play and its trick is
+    still to come (it may yet win it, be beaten in it or be played before);
+    the Valat bits can only be lost, and at least one goes with a trick."""
+    cdef int trick = 17 - popcount(s.hand[1 - s.leader])
+    cdef int open_birds = 0, fixed = 0, i, code, step, v, value, index
+    cdef int valats[3]
+    cdef int n_valats
+    cdef Frame* frame
+    for i in range(4):
+        if in_play >> (PAGAT + i) & 1 and 16 - i >= trick:
+            open_birds |= 1 << i
+        else:
+            fixed |= 3 << (2 * i)
+    index = (open_birds * 256 + s.birds) * 4 + s.valat
+    frame = &s.frames[index]
+    if s.frame_query[index] == s.query:
+        return frame
+    if s.valat == 3:
+        valats[0], valats[1], valats[2], n_valats = 0, 1, 2, 3
+    elif s.valat:
+        valats[0], valats[1], n_valats = 0, s.valat, 2
+    else:
+        valats[0], n_valats = 0, 1
+    frame.open_birds = open_birds
+    for step in range(4):
+        frame.low[step], frame.high[step] = INFINITE, -INFINITE
+        for i in range(4):
+            frame.won_low[i][step] = frame.other_low[i][step] = INFINITE
+            frame.won_high[i][step] = frame.other_high[i][step] = -INFINITE
+    for code in range(256):
+        if code & fixed != s.birds & fixed or (code & (code >> 1) & 0x55):
+            continue  # a closed bird's state is fixed, and no state is 3
+        for step in range(4):
+            for v in range(n_valats):
+                value = s.leaf[(step * 256 + code) * 4 + valats[v]]
+                frame.low[step] = min(frame.low[step], value)
+                frame.high[step] = max(frame.high[step], value)
+                for i in range(4):
+                    if (code >> (2 * i) & 3) == 1:
+                        frame.won_low[i][step] = min(frame.won_low[i][step], value)
+                        frame.won_high[i][step] = max(frame.won_high[i][step], value)
+                    else:
+                        frame.other_low[i][step] = min(frame.other_low[i][step], value)
+                        frame.other_high[i][step] = max(frame.other_high[i][step], value)
+    s.frame_query[index] = s.query
+    return frame
+
+
+cdef inline bint reaches(ScoreState* s, int need) noexcept nogil:
+    """Whether the declarer can take ``need`` more thirds: one null-window
+    point search on the point table."""
+    cdef SearchState p
+    p.hand[0], p.hand[1] = s.hand[0], s.hand[1]
+    p.leader, p.led, p.declarer = s.leader, s.led, s.declarer
+    p.nodes = 0
+    p.tt = p.goal_tt = s.points_tt
+    p.goal, p.goal_card, p.goal_cards, p.goal_points = GOAL_NONE, NO_CARD, 0, False
+    cdef bint result = search(&p, need) >= need
+    s.point_nodes += p.nodes
+    return result
+
+
+cdef inline bint forces_bird(ScoreState* s, int bird, int owner, int need) noexcept nogil:
+    """Whether ``owner``, holding the bird I + ``bird``, can make it win its
+    trick and take ``need`` more thirds by one strategy: one null-window
+    goal search of the point search (GOAL_BIRD with the thirds counted), on
+    that bird's goal table and, once the bird has won, the point table."""
+    cdef SearchState p
+    cdef int beta = max(need, 0)
+    p.hand[0], p.hand[1] = s.hand[0], s.hand[1]
+    p.leader, p.led, p.declarer = s.leader, NO_CARD, owner
+    p.nodes = 0
+    p.tt, p.goal_tt = s.points_tt, &s.bird_tt[bird]
+    p.goal, p.goal_card, p.goal_cards, p.goal_points = GOAL_BIRD, PAGAT + bird, bird + 1, True
+    cdef bint result = search(&p, beta) >= beta
+    s.point_nodes += p.nodes
+    return result
+
+
+cdef int bird_frame_test(ScoreState* s, Frame* frame, int beta, int lowest, int highest, int* need,
+                         int in_play_thirds, int* bound) noexcept nogil:
+    """The frame of one open bird's goal: the test decided by whether the
+    bird's holder can make it together with a number of thresholds (for the
+    defender: with the declarer held below them).  If he can, the outcome
+    has the bird won and those thresholds; if he cannot, the other side has
+    a strategy that stops the pair, so the outcome lacks one of the two."""
+    cdef int i, step, found, least, most, other
+    for i in range(4):
+        if not frame.open_birds >> i & 1:
+            continue
+        if s.hand[s.declarer] >> (PAGAT + i) & 1:
+            # The fewest thresholds that, with the bird won, prove >= beta.
+            least, found = INFINITE, -1
+            for step in range(highest, lowest - 1, -1):
+                least = min(least, frame.won_low[i][step])
+                if least < beta:
+                    break
+                found, bound[0] = step, least
+            if found < 0:
+                continue
+            if forces_bird(s, i, s.declarer, need[found - 1] if found > lowest else 0):
+                return AT_LEAST
+            most = -INFINITE
+            for step in range(lowest, highest + 1):
+                most = max(most, frame.other_high[i][step])
+                if step < found:
+                    most = max(most, frame.won_high[i][step])
+            if most < beta:
+                bound[0] = most
+                return BELOW
+        else:
+            # The most thresholds that, with the defender's bird won, prove < beta.
+            most, found = -INFINITE, -1
+            for step in range(lowest, highest + 1):
+                most = max(most, frame.won_high[i][step])
+                if most >= beta:
+                    break
+                found, bound[0] = step, most
+            if found < 0:
+                continue
+            # The declarer below threshold ``found``: the defender takes the rest and one more.
+            other = in_play_thirds - need[found] + 1 if found < highest else 0
+            if forces_bird(s, i, 1 - s.declarer, other):
+                return BELOW
+            least = INFINITE
+            for step in range(lowest, highest + 1):
+                least = min(least, frame.other_low[i][step])
+                if step > found:
+                    least = min(least, frame.won_low[i][step])
+            if least >= beta:
+                bound[0] = least
+                return AT_LEAST
+    return UNDECIDED
+
+
+cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, int* bound) noexcept nogil:
+    """Decide the null-window test ``value >= beta`` by the frame when it
+    can: AT_LEAST or BELOW with a fail-soft ``bound``, else UNDECIDED.
+
+    Thresholds are reached in order; ``lowest`` of them are reached already
+    and no more than ``highest`` can be.  With V the declarer's future thirds
+    for points and r the thresholds t + V reaches, the declarer can force
+    r or more and the defender r or fewer, so the value lies between the
+    least low score of the steps r..highest and the greatest high score of
+    lowest..r."""
+    cdef Frame* frame = frame_of(s, in_play)
+    cdef int need[3]
+    cdef int lowest = 0, highest = 0, reachable, k, step, least, most, found
+    for k in range(3):
+        need[k] = s.steps[k] - s.thirds
+        lowest += need[k] <= 0
+        highest += need[k] <= in_play_thirds
+    # What the points play proves narrows the thresholds for its bounds only.
+    reachable = highest
+    # The fewest thresholds whose reaching proves >= beta.
+    least, found = INFINITE, -1
+    for step in range(highest, lowest - 1, -1):
+        least = min(least, frame.low[step])
+        if least < beta:
+            break
+        found, bound[0] = step, least
+    if found >= 0:
+        if found == lowest or reaches(s, need[found - 1]):
+            return AT_LEAST
+        highest = found - 1
+    # The most thresholds whose missing proves < beta.
+    most, found = -INFINITE, -1
+    for step in range(lowest, highest + 1):
+        most = max(most, frame.high[step])
+        if most >= beta:
+            break
+        found, bound[0] = step, most
+    if found >= 0 and (found == highest or not reaches(s, need[found])):
+        return BELOW
+    # The bird goal searches pay only near the birds' tricks: with more cards
+    # in hand each costs more than the score search it saves (docs/benchmarks.md).
+    if s.led == NO_CARD and frame.open_birds and popcount(s.hand[0]) <= BIRD_FRAME_CARDS:
+        return bird_frame_test(s, frame, beta, lowest, reachable, need, in_play_thirds, bound)
+    return UNDECIDED
 
 
 cdef inline int bird_state(int birds, int card, int seat, int winner, int cards) noexcept nogil:
@@ -91,21 +320,28 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef bint maximizing = leader == s.declarer
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int best_move = NO_CARD, tt_move = NO_CARD
-    cdef int n, i, card, value, step
+    cdef int n, i, card, value, step, bound, in_play_thirds, depth
+    cdef Hand in_play = s.hand[0] | s.hand[1]
     cdef int8_t moves[MAX_MOVES]
     cdef ScoreKey key
     cdef Slot found
     cdef Slot* e
-    if not (s.hand[0] | s.hand[1]):
+    if not in_play:
         return leaf_score(s)
-    score_key(&key, s)
+    in_play_thirds = pile_thirds(in_play)
+    depth = popcount(in_play)
+    score_key(&key, s, in_play, in_play_thirds)
     e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, &found)
     if e != NULL:
         if e.lower >= beta:
             return e.lower
         if e.upper < beta:
             return e.upper
-        tt_move = e.move
+        if e.move >= 0:
+            tt_move = lowest_card(scatter_bits(bit(e.move), in_play))
+    if s.framed and frame_test(s, beta, in_play, in_play_thirds, &bound) != UNDECIDED:
+        table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, depth, bound, beta, NO_MOVE)
+        return bound
     n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, BIRD_CARDS, moves, maximizing)
     for i in range(n):
         card = moves[i]
@@ -120,8 +356,8 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
             best_move = card
             if step == CUTOFF:
                 break
-    table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, popcount(s.hand[0] | s.hand[1]),
-                best, beta, best_move if best >= beta else NO_MOVE)
+    table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, depth, best, beta,
+                popcount(in_play & (bit(best_move) - 1)) if best >= beta else NO_MOVE)
     return best
 
 
@@ -168,36 +404,65 @@ cdef inline void play(ScoreState* s, int card) noexcept nogil:
 
 
 cdef class ScoreSolver:
-    """The score-optimal search with a table of its own.
+    """The score-optimal search with tables of its own: ``tt_mb`` megabytes,
+    half for its entries (valid within one query), a quarter for the point
+    searches of its frame and a sixteenth for each bird's goal searches
+    (these valid across queries, so reusing the solver keeps them warm).
 
     ``leaf`` holds the net score of every finished hand (see the module
     notes); ``steps`` the declarer's thirds still needed for the win,
-    Absolut and Panzer; ``birds`` and ``valat`` the states so far.  Values
-    are the declarer's net game points.
+    Absolut and Panzer, in that order; ``birds`` and ``valat`` the states so
+    far.  Values are the declarer's net game points.
     """
 
     cdef Table tt
+    cdef Table points_tt
+    cdef Table bird_tt[4]
     cdef ScoreState state
     cdef int leaf[LEAVES]
+    cdef Frame* frames
+    cdef uint32_t* frame_query
     cdef readonly double tt_mb
 
     def __cinit__(self, double tt_mb=SCORE_TT_MB):
-        table_allocate(&self.tt, tt_mb, SCORE_KEY_WORDS, True)
+        check_table_mb(tt_mb)
+        if tt_mb < 16 * MIN_TABLE_MB:
+            raise TableSizeError(f"the score search's tables take at least {16 * MIN_TABLE_MB * 1024:g} KB")
+        self.frames = <Frame*>malloc(FRAMES * sizeof(Frame))
+        self.frame_query = <uint32_t*>calloc(FRAMES, sizeof(uint32_t))
+        if self.frames == NULL or self.frame_query == NULL:
+            raise MemoryError("cannot allocate the score search's frames")
+        table_allocate(&self.tt, tt_mb / 2, SCORE_KEY_WORDS, True)
+        table_allocate(&self.points_tt, tt_mb / 4, TT_KEY_WORDS, False)
+        for i in range(4):
+            table_allocate(&self.bird_tt[i], tt_mb / 16, TT_KEY_WORDS, False)
         self.state.tt = &self.tt
-        self.state.nodes = 0
+        self.state.points_tt = &self.points_tt
+        self.state.bird_tt = self.bird_tt
+        self.state.nodes = self.state.point_nodes = 0
         self.state.leaf = self.leaf
+        self.state.frames = self.frames
+        self.state.frame_query = self.frame_query
+        self.state.query = 0
         self.tt_mb = tt_mb
 
     def __dealloc__(self):
         table_release(&self.tt)
+        table_release(&self.points_tt)
+        for i in range(4):
+            table_release(&self.bird_tt[i])
+        free(self.frames)
+        free(self.frame_query)
 
     cdef int _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
-                  leaf) except -1:
+                  leaf, bint framed) except -1:
         problem = position_problem(forehand, dealer, leader, declarer, led)
         if problem is not None:
             raise SearchInputError(problem)
         if len(leaf) != LEAVES or len(steps) != 3:
             raise SearchInputError(f"the leaf table has {LEAVES} scores and there are 3 steps")
+        if list(steps) != sorted(steps):
+            raise SearchInputError("the steps (the win, Absolut, Panzer) ascend")
         if not 0 <= birds < 256 or any(birds >> (2 * i) & 3 == 3 for i in range(4)):
             raise SearchInputError("each bird's state is 0 (open), 1 (won its trick) or 2 (beaten in it)")
         if not 0 <= valat < 4:
@@ -209,33 +474,61 @@ cdef class ScoreSolver:
         self.state.hand[0], self.state.hand[1] = forehand, dealer
         self.state.leader, self.state.declarer, self.state.led = leader, declarer, led
         self.state.thirds, self.state.birds, self.state.valat = 0, birds, valat
+        self.state.framed = framed
+        self.state.query += 1
+        if self.state.query == 0:  # wrapped round: no frame of an old query may count
+            for i in range(FRAMES):
+                self.frame_query[i] = 0
+            self.state.query = 1
         table_new_age(&self.tt)
+        table_new_age(&self.points_tt)
+        for i in range(4):
+            table_new_age(&self.bird_tt[i])
         return 0
 
+    cdef int _test(self, int beta):
+        """The fail-soft null-window test ``value >= beta`` at the position set."""
+        cdef int value = 0, decided = UNDECIDED
+        cdef Hand in_play = self.state.hand[0] | self.state.hand[1]
+        if self.state.led != NO_CARD:
+            in_play |= bit(self.state.led)
+        with nogil:
+            if in_play and self.state.framed:
+                decided = frame_test(&self.state, beta, in_play, pile_thirds(in_play), &value)
+            if decided == UNDECIDED:
+                value = score_search(&self.state, beta)
+        return value
+
     def solve(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
-              leaf):
+              leaf, *, bint with_line=True, bint framed=True):
         """``(score, line)``: the declarer's net score with best play and a
-        line of play that reaches it."""
+        line of play that reaches it (empty without ``with_line``).
+        ``framed=False`` searches without the frame's point searches (slow;
+        for tests)."""
         cdef int8_t moves[MAX_MOVES]
         cdef int lo, hi, mid, beta, value, n, i, card
         cdef bint maximizing, keeps
         cdef ScoreState parent
-        self._set(forehand, dealer, leader, declarer, led, steps, birds, valat, leaf)
+        self._set(forehand, dealer, leader, declarer, led, steps, birds, valat, leaf, framed)
         values = sorted(set(leaf))
-        # Bisection over the scores a finished hand can have.
+        # Bisection over the scores a finished hand can have, each test
+        # framed first at the root.
         lo, hi = 0, len(values) - 1
         while lo < hi:
             mid = (lo + hi + 1) // 2
             beta = values[mid]
-            with nogil:
-                value = score_search(&self.state, beta)
+            value = self._test(beta)
             if value >= beta:
                 lo = mid
+                while lo < hi and values[lo + 1] <= value:
+                    lo += 1
             else:
                 hi = mid - 1
+                while hi > lo and values[hi] > value:
+                    hi -= 1
         value = values[lo]
         line = []
-        while self.state.hand[0] | self.state.hand[1]:
+        while with_line and self.state.hand[0] | self.state.hand[1]:
             parent = self.state
             maximizing = side_to_move(parent.leader, parent.led) == parent.declarer
             n = order_moves(parent.hand, parent.leader, parent.led, NO_CARD, BIRD_CARDS, moves, maximizing)
@@ -244,9 +537,8 @@ cdef class ScoreSolver:
                 card = moves[i]
                 self.state = parent
                 play(&self.state, card)
-                with nogil:
-                    keeps = keeps_target(maximizing, score_search(&self.state, keeping_beta(maximizing, value)), value)
-                parent.nodes = self.state.nodes
+                keeps = keeps_target(maximizing, self._test(keeping_beta(maximizing, value)), value)
+                parent.nodes, parent.point_nodes = self.state.nodes, self.state.point_nodes
                 if keeps:
                     break
             if not keeps:
@@ -256,13 +548,26 @@ cdef class ScoreSolver:
 
     @property
     def nodes(self):
-        return self.state.nodes
+        """Cards played since the solver was made, in the score search and in
+        the point searches of its frame."""
+        return self.state.nodes + self.state.point_nodes
 
     @property
     def stats(self):
-        """Counters since the solver was made: nodes searched and table use
-        (the keys of :attr:`Solver.stats <kosolve.engine._search.Solver.stats>`)."""
-        return {"nodes": self.state.nodes, **table_stats(&self.tt)}
+        """Counters since the solver was made: nodes searched (both kinds, and
+        each), the score table's use (the keys of :attr:`Solver.stats
+        <kosolve.engine._search.Solver.stats>`) and the point table's (the
+        same keys behind ``points_``)."""
+        points = {f"points_{name}": figure for name, figure in table_stats(&self.points_tt).items()}
+        birds = [table_stats(&self.bird_tt[i]) for i in range(4)]
+        return {
+            "nodes": self.nodes,
+            "score_nodes": self.state.nodes,
+            "point_nodes": self.state.point_nodes,
+            **table_stats(&self.tt),
+            **points,
+            **{f"birds_{name}": sum(table[name] for table in birds) for name in birds[0]},
+        }
 
 
 # Test-only views of the C pieces.

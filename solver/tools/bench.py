@@ -25,10 +25,17 @@ from kosolve.analysis.exchange import exchange_table
 from kosolve.analysis.goals import TRICK_GOALS, solve_goal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.postmortem import postmortem
-from kosolve.analysis.solving import DEFAULT_BUDGET_MB, new_solver, search_args, solve
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, TableBudget, new_solver, search_args, solve
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import BIRD, DEFAULT_TT_MB, VALAT, Solver
-from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Announcement
+from kosolve.model.announcements import (
+    ABSOLUT_THIRDS,
+    ANNOUNCEMENTS,
+    BIRDS,
+    PANZER_THIRDS,
+    Announcement,
+    check_announcements,
+)
 from kosolve.model.cards import Card, card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Position, Seat
@@ -152,6 +159,22 @@ class ExchangeTiming:
 
 
 @dataclass(frozen=True)
+class ScoreTiming:
+    """The score-optimal analysis (the net score and a line) of a whole deal
+    with random announcements, against the points solve of the same deal."""
+
+    announcements: tuple[str, ...]
+    score: int
+    nodes: int
+    ms: float
+    solve_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ms / self.solve_ms if self.solve_ms > 0 else 0.0
+
+
+@dataclass(frozen=True)
 class BenchReport:
     """What :func:`run_bench` measured; every summary figure is computed from
     the per-position records."""
@@ -167,6 +190,7 @@ class BenchReport:
     goals: tuple[GoalTiming, ...] = ()
     postmortems: tuple[PostMortemTiming, ...] = ()
     exchanges: tuple[ExchangeTiming, ...] = ()
+    scores: tuple[ScoreTiming, ...] = ()
     repeat: int = 1
     """How many times each whole deal was solved; its fastest time counts."""
     hard: bool = False
@@ -261,6 +285,22 @@ class BenchReport:
                 {"kosolve_ms": e.kosolve_ms, "reference_ms": e.reference_ms, "agree": e.agree} for e in self.endings
             ],
         }
+        score_tables: dict[str, object] = {
+            "count": len(self.scores),
+            "time_ms": Spread.of([t.ms for t in self.scores]).to_json() if self.scores else None,
+            "solve_ms": Spread.of([t.solve_ms for t in self.scores]).to_json() if self.scores else None,
+            "ratio_to_solve": Spread.of([t.ratio for t in self.scores]).to_json() if self.scores else None,
+            "deals": [
+                {
+                    "announcements": list(t.announcements),
+                    "score": t.score,
+                    "nodes": t.nodes,
+                    "ms": t.ms,
+                    "solve_ms": t.solve_ms,
+                }
+                for t in self.scores
+            ],
+        }
         return {
             "version": __version__,
             "seed": self.seed,
@@ -298,6 +338,7 @@ class BenchReport:
                     for e in self.exchanges
                 ],
             },
+            "net_scores": score_tables,
         }
 
     def format(self) -> str:
@@ -367,6 +408,15 @@ class BenchReport:
                 Spread.of([e.point_searches for e in self.exchanges]).row("point srch", ".0f"),
                 Spread.of([e.goal_searches for e in self.exchanges]).row("goal srch", ".0f"),
             ]
+        if self.scores:
+            lines += [
+                "",
+                f"Net scores of whole deals with random announcements (the score and a line): {len(self.scores)}",
+                Spread.HEADER,
+                Spread.of([t.ms for t in self.scores]).row("time (ms)", ".1f"),
+                Spread.of([t.solve_ms for t in self.scores]).row("solve (ms)", ".1f"),
+                Spread.of([t.ratio for t in self.scores]).row("x one solve", ".2f"),
+            ]
         return "\n".join(lines)
 
 
@@ -380,6 +430,7 @@ def run_bench(
     goals: bool = True,
     postmortems: int = DEFAULT_POSTMORTEMS,
     exchanges: int = 0,
+    scores: int = 0,
     repeat: int = 1,
     hard: bool = False,
     threads: int = 1,
@@ -395,14 +446,18 @@ def run_bench(
     of deals as dealt from ``seed``.  With ``hard`` the whole deals are the
     hard set, those in which both hands hold at least
     :data:`~kosolve.tools.dealing.HARD_TAROCKS` tarocks (the post-mortems
-    play them too).  Every solver runs ``threads`` threads."""
-    if deals < 0 or endings < 0 or postmortems < 0 or exchanges < 0:
-        raise BenchError("the numbers of deals, endings, post-mortems and exchange tables must not be negative")
+    play them too); last ``scores`` whole deals of ``seed`` with random
+    announcements, each valued for the net score with a line and solved for
+    points, both with ``repeat`` runs.  Every solver runs ``threads`` threads."""
+    if deals < 0 or endings < 0 or postmortems < 0 or exchanges < 0 or scores < 0:
+        raise BenchError(
+            "the numbers of deals, endings, post-mortems, exchange tables and net scores must not be negative"
+        )
     if repeat < 1:
         raise BenchError("each deal must be solved at least once")
     solver = new_solver(tt_mb, threads)
     postmortems = min(postmortems, deals)
-    total = deals * repeat + endings + postmortems + exchanges
+    total = deals * repeat + endings + postmortems + exchanges + scores
     deal_timings: list[DealTiming] = []
     goal_timings: list[GoalTiming] = []
     whole_deals = deal_hard_games(deals, seed) if hard else deal_games(deals, seed)
@@ -471,6 +526,9 @@ def run_bench(
         )
         if progress is not None:
             progress(deals * repeat + postmortems + endings + index + 1, total)
+    score_timings = _score_timings(scores, seed, tt_mb, repeat)
+    if progress is not None and scores:
+        progress(total, total)
     return BenchReport(
         seed=seed,
         tt_mb=tt_mb,
@@ -481,10 +539,55 @@ def run_bench(
         goals=tuple(goal_timings),
         postmortems=tuple(postmortem_timings),
         exchanges=tuple(exchange_timings),
+        scores=tuple(score_timings),
         repeat=repeat,
         hard=hard,
         threads=threads,
     )
+
+
+def random_announcements(deal: Deal, rng: random.Random) -> Deal:
+    """The deal with one to three of the declarer's announcements picked at
+    random (each before or after the talon at random, but in a Solo), as
+    legal as a deal file's must be.
+
+    >>> deal = random_announcements(deal_games(1, 1)[0], random.Random(1))
+    >>> 1 <= len(deal.announcements) <= 3
+    True
+    """
+    what = rng.sample(ANNOUNCEMENTS, rng.randint(1, 3))
+    announced = tuple(
+        Announcement(deal.declarer, name, None if deal.contract == "solo" else rng.choice(("before", "after")))
+        for name in what
+    )
+    check_announcements(announced, deal.contract, deal.declarer)
+    return replace(deal, announcements=announced)
+
+
+def _score_timings(count: int, seed: int, tt_mb: float, repeat: int) -> list[ScoreTiming]:
+    """The net score and a line of ``count`` whole deals with random
+    announcements, and the points solve of each (every first card valued, as
+    the whole-deal benchmark does), each the fastest of ``repeat`` runs with
+    tables of their own kept warm across the deals, as an analyser keeps
+    them."""
+    rng = random.Random(seed)
+    announced = [random_announcements(deal, rng) for deal in deal_games(count, seed)]
+    budget = TableBudget.split(tt_mb)
+    best: list[ScoreTiming] = []
+    for run in range(repeat):
+        points, by_score = new_solver(tt_mb), ScoreSolver(tt_mb=budget.score_mb)
+        for index, deal in enumerate(announced):
+            solve_ms = solve(deal.position(), solver=points, with_line=False).stats.ms
+            net = net_score(deal, solver=by_score, with_points_line=False)
+            what = tuple(a.what for a in deal.announcements)
+            timing = ScoreTiming(what, net.score, net.nodes, net.ms, solve_ms)
+            if run == 0:
+                best.append(timing)
+            else:
+                best[index] = ScoreTiming(
+                    what, net.score, net.nodes, min(net.ms, best[index].ms), min(solve_ms, best[index].solve_ms)
+                )
+    return best
 
 
 def _goal_timings(deal: Deal, solver: Solver) -> list[GoalTiming]:
