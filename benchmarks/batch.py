@@ -26,7 +26,7 @@ import resource
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -103,14 +103,11 @@ def main(argv: list[str] | None = None) -> None:
             setups.append(("dask, 2 workers", lambda: dask_cluster(args.tt_mb, args.chunk)))
         print(f"{args.deals} deals of seed {args.seed}, best of {args.repeat}")
         print(f"{'run':<16} {'seconds':>8} {'deals/s':>8} {'steady/s':>9} {'speed-up':>9} {'cpu ms/deal':>12}")
-        with ExitStack() as stack:
-            started = [(label, stack.enter_context(setup())) for label, setup in setups]
-            # Round by round, every setup once a round: a load that comes and
-            # goes then falls on all of them alike.
-            times: dict[str, list[tuple[float, float, float]]] = {label: [] for label, _ in started}
-            for _ in range(args.repeat):
-                for label, (answers, cpu) in started:
-                    times[label].append(timed(deals, answers, cpu, folder, label.replace(" ", "")))
+        # One setup at a time, its runs back to back.
+        times: dict[str, list[tuple[float, float, float]]] = {}
+        for label, setup in setups:
+            with setup() as (answers, cpu):
+                times[label] = [timed(deals, answers, cpu, folder, label.replace(" ", "")) for _ in range(args.repeat)]
         base = 0.0
         for label, runs in times.items():
             wall, _, used = min(runs)

@@ -63,7 +63,9 @@ def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT
         threads = max(1, sum(client.nthreads().values()))
         source = iter(works)
         chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
-        pending = distributed.as_completed()
+        # Its own loop, not the default client's: another client made in
+        # the same process would otherwise collect the futures, slowly.
+        pending = distributed.as_completed(loop=client.loop)
         for part in itertools.islice(chunks, IN_FLIGHT_PER_THREAD * threads):
             pending.add(client.submit(answer_chunk, part, tt_mb, pure=False))
         for future in pending:
