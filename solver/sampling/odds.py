@@ -301,8 +301,9 @@ def _play_odds(view: SeatView, worlds: int, exact: bool, seed: int, rules: Rules
     n = len(values)
     cards = []
     if values and values[0].moves:
+        by_card = [dict(v.moves) for v in values]
         for card in hand_cards(mask_of(c for c, _ in values[0].moves)):
-            after = [dict(v.moves)[card] for v in values]
+            after = [moves[card] for moves in by_card]
             cards.append(CardOdds(card, estimate(after, exact), sum(t >= win for t in after) / n))
     # Not asked for, or a finished hand with nothing left to force: none is given.
     made = [{(seat, name): forced for seat, name, forced in v.feasible} for v in values]

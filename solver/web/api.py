@@ -42,7 +42,7 @@ from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, seat_name
 from kosolve.model.quoting import describe
 from kosolve.render.text import group_tricks
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
+from kosolve.tools.dealing import deal_bid
 
 API_VERSION: Final = 1
 """The version of the API (docs/web.md): in every path (``/api/v1/...``)
@@ -251,11 +251,7 @@ def random_dealt(seed: int, rules: Rules = DEFAULT_RULES) -> DealtFile:
     >>> random_dealt(7).play_deal() == deal_game(random.Random(7))
     True
     """
-    rng = random.Random(seed)
-    dealt = deal_as_dealt(rng, rules.discard)
-    declarer, contract = choose_contract(dealt)
-    exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
-    return DealtFile(dealt, contract, declarer, exchange, discard=rules.discard)
+    return deal_bid(random.Random(seed), discard=rules.discard)
 
 
 class Service:
