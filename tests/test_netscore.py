@@ -8,6 +8,7 @@ off, on fresh, warm and tiny tables."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from dataclasses import replace
@@ -160,14 +161,26 @@ def test_thousands_of_endings_agree_with_settling_cold_and_warm(block: int) -> N
     assert sweeps >= MANY // 50  # the Valat is open in some of them
 
 
-def leaf_minimax(position: Position, thirds: int, birds: int, valat: int, steps: list[int], leaf: list[int]) -> int:
+def leaf_minimax(
+    position: Position,
+    thirds: int,
+    birds: int,
+    valat: int,
+    steps: list[int],
+    leaf: list[int],
+    memo: dict[tuple[object, ...], int] | None = None,
+) -> int:
     """The net score by the leaf table: each finished hand's index is
     (thresholds its thirds reach * 256 + the birds' states) * 4 + the
     Valat bits; a bird (I to IV) played in its trick (16 down to 13) is won
     there (1) or beaten (2); Valat bit 0 stays while the declarer wins every
-    trick, bit 1 while the defender does."""
+    trick, bit 1 while the defender does.  ``memo`` remembers each position
+    by its exact cards and states, for longer endings."""
     if position.is_over():
         return leaf[(sum(thirds >= step for step in steps) * 256 + birds) * 4 + valat]
+    state = (*position.hands, position.leader, position.led if position.trick else None, thirds, birds, valat)
+    if memo is not None and state in memo:
+        return memo[state]
     values = []
     for card in list(position.legal_moves):
         now_thirds, now_birds, now_valat = thirds, birds, valat
@@ -186,19 +199,22 @@ def leaf_minimax(position: Position, thirds: int, birds: int, valat: int, steps:
                 if 0 <= index < 4 and trick == 16 - index:
                     now_birds |= (1 if seat == winner else 2) << (2 * index)
         position.push(card)
-        values.append(leaf_minimax(position, now_thirds, now_birds, now_valat, steps, leaf))
+        values.append(leaf_minimax(position, now_thirds, now_birds, now_valat, steps, leaf, memo))
         position.pop()
-    return max(values) if position.turn == position.declarer else min(values)
+    value = max(values) if position.turn == position.declarer else min(values)
+    if memo is not None:
+        memo[state] = value
+    return value
 
 
-def random_leaf_problem(rng: random.Random) -> tuple[Position, list[int], int, int, list[int]]:
+def random_leaf_problem(rng: random.Random, most_tricks: int = 4) -> tuple[Position, list[int], int, int, list[int]]:
     """A small position, ascending thresholds near the thirds in play, a
     consistent start state (birds out of play in any state, the Valat in
     any) and a leaf table of random small scores, often not monotone in the
     thresholds reached: the search may not assume any shape of the score."""
     deal = deal_game(rng)
     position = deal.position()
-    tricks_left = rng.randint(1, 4)
+    tricks_left = rng.randint(1, most_tricks)
     while position.hands[0].bit_count() > tricks_left or position.trick:
         position.push(rng.choice(list(position.legal_moves)))
     if rng.random() < 0.3:
@@ -249,6 +265,118 @@ def test_any_leaf_table_agrees_with_the_leaf_minimax(block: int) -> None:
         for card in line:
             played.push(card)
         assert played.is_over()
+
+
+def ignoring_thresholds(leaf: list[int], valats: list[int], rng: random.Random) -> list[int]:
+    """The leaf table with the thresholds reached made not to matter in the
+    Valat states ``valats`` (as once an announced Valat has failed), and
+    with the chance that only the win still matters there."""
+    leaf = list(leaf)
+    keep_win = rng.random() < 0.3
+    for rest in range(256):
+        for valat in valats:
+            for step in range(1, 4):
+                source = 1 if keep_win and step > 1 else 0
+                leaf[(step * 256 + rest) * 4 + valat] = leaf[(source * 256 + rest) * 4 + valat]
+    return leaf
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_scores_that_ignore_the_thresholds_agree_with_the_leaf_minimax(block: int) -> None:
+    """Where no threshold can change the score the search keys positions by
+    the cards' ranks alone, and a threshold that cannot matter is left out
+    of the key: endings of up to five tricks whose scores ignore the
+    thresholds in some or all of the Valat states, so that one search
+    switches between the kinds of key."""
+    rng = random.Random(9500 + block)
+    warm = ScoreSolver(tt_mb=1)
+    for index in range(MANY // 8):
+        position, steps, birds, valat, leaf = random_leaf_problem(rng, most_tricks=7)
+        leaf = ignoring_thresholds(leaf, rng.choice([[0, 1, 2, 3], [0], [0, 2], [1, 3], [2]]), rng)
+        expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf, {})
+        args = (position.hands[0], position.hands[1], position.leader, position.declarer, position.led)
+        solver = warm if index % 2 else ScoreSolver(tt_mb=16 * MIN_TABLE_MB)
+        assert solver.solve(*args, steps, birds, valat, leaf)[0] == expected, (block, index)
+
+
+def relabelled(hands: tuple[int, int], rng: random.Random) -> tuple[int, int]:
+    """The hands after the cards in play of each suit, and the tarocks above
+    the birds, are moved onto another set of cards of that group, each card
+    keeping its rank among them: the same game of tricks, other points."""
+    in_play = hands[0] | hands[1]
+    groups = [range(8 * suit, 8 * suit + 8) for suit in range(4)] + [range(BIRD_CARD + 4, 54)]
+    target = {card: card for card in range(BIRD_CARD, BIRD_CARD + 4)}
+    for group in groups:
+        cards = [card for card in group if in_play >> card & 1]
+        target.update(zip(cards, sorted(rng.sample(list(group), len(cards))), strict=True))
+    moved = [sum(1 << target[card] for card in range(54) if hand >> card & 1) for hand in hands]
+    return moved[0], moved[1]
+
+
+def regrouped_suits(hands: tuple[int, int], rng: random.Random) -> tuple[int, int] | None:
+    """Hands whose cards in play, in card order, have the same holders, but
+    with other numbers of them in the four suits (the tarocks unchanged);
+    None if the suits' cards cannot be split otherwise."""
+    in_play = hands[0] | hands[1]
+    suit_cards = [card for card in range(32) if in_play >> card & 1]
+    counts = [(in_play >> 8 * suit & 0xFF).bit_count() for suit in range(4)]
+    splits = [
+        split
+        for split in itertools.product(range(9), repeat=3)
+        if 0 <= len(suit_cards) - sum(split) <= 8 and [*split, len(suit_cards) - sum(split)] != counts
+    ]
+    if not splits:
+        return None
+    split = rng.choice(splits)
+    sizes = [*split, len(suit_cards) - sum(split)]
+    targets = [8 * suit + rank for suit in range(4) for rank in range(sizes[suit])]
+    moved = [hand & ~0xFFFFFFFF for hand in hands]
+    for card, target in zip(suit_cards, targets, strict=True):
+        seat = 0 if hands[0] >> card & 1 else 1
+        moved[seat] |= 1 << target
+    return moved[0], moved[1]
+
+
+def test_a_key_by_ranks_only_where_no_threshold_matters() -> None:
+    """Positions that differ only in which cards of each suit are in play,
+    each keeping its rank, get one key and have one score where the
+    thresholds cannot change the score, and keys of their own where they
+    can and the points in play differ."""
+    rng = random.Random(77)
+    shared = differing = regroupings = 0
+    for _ in range(300):
+        position, steps, birds, valat, leaf = random_leaf_problem(rng, most_tricks=5)
+        if position.trick:
+            continue
+        ignoring = rng.random() < 0.5
+        if ignoring:
+            leaf = ignoring_thresholds(leaf, [0, 1, 2, 3], random.Random(0))
+        other = Position(
+            relabelled((position.hands[0], position.hands[1]), rng), declarer=position.declarer, leader=position.leader
+        )
+        keys = [
+            ScoreSolver(tt_mb=1)._py_root_key(*p.hands, p.leader, p.declarer, steps, birds, valat, leaf)
+            for p in (position, other)
+        ]
+        points = [
+            sum(CARD_VALUES[c] for c in range(54) if (p.hands[0] | p.hands[1]) >> c & 1) for p in (position, other)
+        ]
+        if ignoring:
+            # The same holders in card order, other numbers of cards by suit: another key.
+            regrouped = regrouped_suits((position.hands[0], position.hands[1]), rng)
+            if regrouped is not None:
+                assert keys[0] != ScoreSolver(tt_mb=1)._py_root_key(
+                    *regrouped, position.leader, position.declarer, steps, birds, valat, leaf
+                )
+                regroupings += 1
+            assert keys[0] == keys[1]
+            values = [leaf_minimax(p.copy(), 0, birds, valat, steps, leaf, {}) for p in (position, other)]
+            assert values[0] == values[1]
+            shared += 1
+        elif points[0] != points[1]:
+            assert keys[0] != keys[1]
+            differing += 1
+    assert shared > 50 and differing > 50 and regroupings > 20
 
 
 @pytest.mark.parametrize("seed", range(3))

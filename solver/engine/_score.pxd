@@ -28,6 +28,7 @@ cdef struct Frame:
     int16_t other_low[4][4] # the least with that bird not won in its trick
     int16_t other_high[4][4]  # ... and the most
     int open_birds          # the birds still open: bit i for the bird I + i
+    int relevant            # the thresholds whose reaching can still change the score: bit k for threshold k
 
 
 cdef struct ScoreState:

@@ -20,6 +20,17 @@ class ScoreSolver:
         with_line: bool = ...,
         framed: bool = ...,
     ) -> tuple[int, list[int]]: ...
+    def _py_root_key(
+        self,
+        forehand: int,
+        dealer: int,
+        leader: int,
+        declarer: int,
+        steps: list[int],
+        birds: int,
+        valat: int,
+        leaf: list[int],
+    ) -> tuple[int, ...]: ...
     @property
     def nodes(self) -> int: ...
     @property

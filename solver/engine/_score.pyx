@@ -38,10 +38,14 @@ there; it searches on only where a bird or the Valat can still tip the test.
 Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
 
     offset  size  field
-         0     8  the point search's key word: holder | pattern bits 0-31 << 32
-         8     8  the point search's tag (pattern bits 32-35, leader, declarer) | birds II-IV in play << 8
+         0     8  the point search's key word: holder | pattern bits 0-31 << 32; or, keyed by
+                  ranks alone (no threshold can change the score): holder | the cards in play
+                  of each suit (4 bits each) and of the tarocks (5 bits) << 32
+         8     8  the point search's tag (pattern bits 32-35, leader, declarer) | birds II-IV in play << 8;
+                  or, by ranks: leader | declarer << 1 | birds I-IV in play << 8 | 1 << 16
         16     8  context: thirds still needed for the win, Absolut and Panzer (8 bits each,
-                  clamped to 0 and the thirds in play + 1) | birds << 24 | valat << 32
+                  clamped to 0 and the thirds in play + 1; 0 for a threshold whose reaching
+                  changes no score the node can end in) | birds << 24 | valat << 32
                   (each key word stored XOR the slot, bytes 24-31, so that a probe
                   sees a torn entry as a miss: _table.pxd)
         24     2  lower bound on the declarer's net score
@@ -56,7 +60,7 @@ from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, pile_thirds, play_card
-from kosolve.engine._bits cimport lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds
+from kosolve.engine._bits cimport TAROCKS, gather_bits, lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
@@ -74,6 +78,7 @@ SCORE_TT_MB = 16.0
 the rest for the point and bird goal searches of its frame."""
 
 cdef enum:
+    RANK_KEY = 1 << 16      # the score key's flag of a key by ranks alone (score_key)
     BIRD_FRAME_CARDS = 7    # the bird frame is tried with at most this many cards a hand (from trick 10 on)
     UNDECIDED = 0       # the frame leaves the null-window test open
     AT_LEAST = 1        # the frame proves the value >= beta
@@ -90,24 +95,40 @@ cdef inline int leaf_score(ScoreState* s) noexcept nogil:
     return s.leaf[(steps * 256 + s.birds) * 4 + s.valat]
 
 
-cdef inline void score_key(ScoreKey* key, ScoreState* s, Hand in_play, int in_play_thirds) noexcept nogil:
+cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_play, int in_play_thirds) noexcept nogil:
     """The entry's key: the point search's pattern key of the cards (which
     counting cards, how many low cards of each suit and of the tarocks, who
     holds each, the leader and the declarer), which of the birds II-IV are
     in play (the pattern counts them among the low tarocks; they are its
-    lowest, so that says which they are), and the context."""
+    lowest, so that says which they are), and the context.  A threshold
+    whose reaching changes no score the node can still end in (the frame's
+    ``relevant``) keys as 0: the thirds so far then do not tell positions
+    apart, as in a pure game of birds once an announced Valat has failed."""
     cdef TTKey cards
     cdef uint64_t context = (<uint64_t>s.birds << 24) | (<uint64_t>s.valat << 32)
-    cdef uint64_t h
+    cdef uint64_t h, counts = 0
     cdef int k, need
     for k in range(3):
-        need = min(max(s.steps[k] - s.thirds, 0), in_play_thirds + 1)
-        context |= <uint64_t>need << (8 * k)
-    tt_key(&cards, s.hand[0], s.hand[1], s.leader, s.declarer, 0)
-    key.words[0] = cards.key
-    key.words[1] = cards.tag | (((in_play & BIRD_CARDS) >> (PAGAT + 1)) << 8)
+        if frame.relevant >> k & 1:
+            need = min(max(s.steps[k] - s.thirds, 0), in_play_thirds + 1)
+            context |= <uint64_t>need << (8 * k)
+    if frame.relevant:
+        tt_key(&cards, s.hand[0], s.hand[1], s.leader, s.declarer, 0)
+        key.words[0] = cards.key
+        key.words[1] = cards.tag | (((in_play & BIRD_CARDS) >> (PAGAT + 1)) << 8)
+    else:
+        # No threshold matters, so neither do the cards' points: only who
+        # holds each card in play, in rank order, and how many of each suit
+        # and of the tarocks there are (the birds are the lowest tarocks, and
+        # which are in play is keyed beside).  RANK_KEY tells the two kinds apart.
+        for k in range(4):
+            counts |= <uint64_t>popcount(in_play & (<Hand>0xFF << (8 * k))) << (4 * k)
+        counts |= <uint64_t>popcount(in_play & TAROCKS) << 16
+        key.words[0] = gather_bits(s.hand[0], in_play) | (counts << 32)
+        key.words[1] = (<uint64_t>s.leader | (<uint64_t>s.declarer << 1) | RANK_KEY
+                        | (((in_play & BIRD_CARDS) >> PAGAT) << 8))
     key.words[2] = context
-    h = (cards.key ^ (key.words[1] << 56)) * <uint64_t>0x9E3779B97F4A7C15ULL
+    h = (key.words[0] ^ (key.words[1] << 56) ^ (key.words[1] >> 8)) * <uint64_t>0x9E3779B97F4A7C15ULL
     h ^= (context + (h >> 29)) * <uint64_t>0xC2B2AE3D27D4EB4FULL
     key.hash = h ^ (h >> 31)
 
@@ -139,6 +160,7 @@ cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil:
     else:
         valats[0], n_valats = 0, 1
     frame.open_birds = open_birds
+    frame.relevant = 0
     for step in range(4):
         frame.low[step], frame.high[step] = INFINITE, -INFINITE
         for i in range(4):
@@ -150,6 +172,8 @@ cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil:
         for step in range(4):
             for v in range(n_valats):
                 value = s.leaf[(step * 256 + code) * 4 + valats[v]]
+                if step and value != s.leaf[((step - 1) * 256 + code) * 4 + valats[v]]:
+                    frame.relevant |= 1 << (step - 1)
                 frame.low[step] = min(frame.low[step], value)
                 frame.high[step] = max(frame.high[step], value)
                 for i in range(4):
@@ -330,7 +354,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
         return leaf_score(s)
     in_play_thirds = pile_thirds(in_play)
     depth = popcount(in_play)
-    score_key(&key, s, in_play, in_play_thirds)
+    score_key(&key, s, frame_of(s, in_play), in_play, in_play_thirds)
     e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, &found)
     if e != NULL:
         if e.lower >= beta:
@@ -545,6 +569,15 @@ cdef class ScoreSolver:
                 raise RuntimeError("no card keeps the score: the search is inconsistent")
             line.append(card)
         return value, line
+
+    def _py_root_key(self, Hand forehand, Hand dealer, int leader, int declarer, steps, int birds, int valat,
+                     leaf):
+        """Test-only: the score key's words at a position at a trick boundary."""
+        cdef ScoreKey key
+        self._set(forehand, dealer, leader, declarer, NO_CARD, steps, birds, valat, leaf, True)
+        cdef Hand in_play = forehand | dealer
+        score_key(&key, &self.state, frame_of(&self.state, in_play), in_play, pile_thirds(in_play))
+        return tuple(key.words[i] for i in range(SCORE_KEY_WORDS))
 
     @property
     def nodes(self):
