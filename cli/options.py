@@ -59,8 +59,9 @@ def tt_mb_option(function: F) -> F:
         default=DEFAULT_BUDGET_MB,
         show_default=True,
         metavar="MB",
-        help="Memory for all the search tables of a run, in megabytes: a quarter each for the goal table"
-        " (at most 8 MB) and the score table (at most 16 MB), the rest for the main table.",
+        help="Memory for all the search tables of a run, in megabytes: a quarter for the goal table"
+        " (at most 8 MB), a half for the score search's tables (at most 16 MB; made only for a net score),"
+        " the rest for the main table.",
     )(function)
 
 

@@ -159,11 +159,11 @@ def test_a_budget_covers_every_table_of_a_run(budget: float) -> None:
     assert used <= budget * 1024 * 1024
     split = analyser.budget
     assert split.main_mb + split.goal_mb + split.score_mb == budget
-    assert split.goal_mb <= 8 and split.score_mb <= 16 and split.main_mb >= budget / 2
+    assert split.goal_mb <= 8 and split.score_mb <= 16 and split.main_mb >= budget / 4
 
 
 def test_the_default_budget_keeps_the_default_main_table() -> None:
-    assert TableBudget.split(DEFAULT_BUDGET_MB) == TableBudget(main_mb=8.0, goal_mb=4.0, score_mb=4.0)
+    assert TableBudget.split(DEFAULT_BUDGET_MB) == TableBudget(main_mb=8.0, goal_mb=8.0, score_mb=16.0)
     assert new_solver().stats["tt_bytes"] == Solver().stats["tt_bytes"]
 
 

@@ -6,7 +6,7 @@ up points to keep the Pagat back for the last trick.
 
 The rules are not written twice: every way a hand can finish (which
 thresholds the declarer's thirds reach, which birds won or lost their
-tricks, who took every trick) is scored by :func:`kosolve.analysis.scoring.score`
+tricks, who took every trick) is scored by :func:`kosolve.analysis.scoring.scorer`
 before the search, which only looks the finished hands up.
 
 In the bundled whole deal the dealer declares a Dreiblatt (3) and holds
@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.scoring import Outcome, ScoringError, score, settle
+from kosolve.analysis.scoring import Outcome, ScoringError, scorer, settle
 from kosolve.analysis.solving import solve
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
@@ -109,6 +109,7 @@ def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
     win = rules.win_thirds
     thirds_of_step = (win - 1, win, ABSOLUT_THIRDS, PANZER_THIRDS)
     leaf = [0] * (4 * 256 * 4)
+    settle_as = scorer(deal, rules)
     reachable = [(0, 1, 2) if holder is not None else (0,) for holder in history.holders]
     for steps, states, valat in itertools.product(range(4), itertools.product(*reachable), range(4)):
         birds: list[tuple[Seat | None, Seat | None]] = []
@@ -124,7 +125,7 @@ def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
             deal.declarer if valat == VALAT_DECLARER else 1 - deal.declarer if valat == VALAT_DEFENDER else None
         )
         outcome = Outcome(declarer_thirds=thirds_of_step[steps], valat=valat_seat, birds=tuple(birds))
-        net = score(deal, outcome, rules).totals[deal.declarer]
+        net = settle_as(outcome).totals[deal.declarer]
         code = sum(state << (2 * index) for index, state in enumerate(states))
         leaf[(steps * 256 + code) * 4 + valat] = net
     return leaf

@@ -323,60 +323,84 @@ def score(
     >>> [(item.name, item.to, item.points) for item in score(deal, Outcome(declarer_thirds=120)).items]
     [('game', 0, 6), ('absolut', 0, 4)]
     """
+    return scorer(deal, rules, table)(outcome)
+
+
+def scorer(
+    deal: Deal, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAULT_TABLE
+) -> Callable[[Outcome], Settlement]:
+    """:func:`score` for many outcomes of one deal: the deal is checked and
+    what does not depend on the outcome (the announcements, the held
+    bonuses) is worked out once, as the score search's table of every way
+    a hand can finish needs.
+
+    >>> from kosolve.model.cards import parse_hand
+    >>> from kosolve.model.deal import Deal
+    >>> from kosolve.model.game import FOREHAND
+    >>> deal = Deal("zweiblatt", FOREHAND, (parse_hand(["HK"]), parse_hand(["HQ"])), piles=(0, 0))
+    >>> settle_as = scorer(deal)
+    >>> [settle_as(Outcome(declarer_thirds=thirds)).totals for thirds in (106, 107)]
+    [(-6, 6), (6, -6)]
+    """
     if deal.contract not in CONTRACTS:
         raise ScoringError(f"unknown contract {deal.contract!r}")
     if deal.piles is None:
         raise ScoringError("settling needs the piles: the held bonuses count them")
     check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
     declarer = deal.declarer
-    thirds = outcome.declarer_thirds
     value = GAME_VALUES[deal.contract]
     announced = {announcement.what: announcement for announcement in deal.announcements}
-    wins = thirds >= rules.win_thirds
-    items: list[Item] = []
+    rows = {name: table.row(name) for name in BONUSES}
+    worths = {name: rows[name].announced(deal.contract, a.when) for name, a in announced.items() if name in rows}
+    hand = deal.hands[declarer]
+    held = tuple(
+        Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held")
+        for seat, name in held_bonuses(deal.hands, deal.piles, deal.own_discards)
+    )
 
     def result(announcement: Announcement, worth: int, made: bool) -> Item:
         points = worth * (2 if announcement.kontra else 1)
         to = announcement.by if made else 1 - announcement.by
         return Item(announcement.what, to, points, f"{announcement.describe()}, {'made' if made else 'failed'}")
 
-    if "valat" in announced:
-        valat = announced["valat"]
-        items.append(result(valat, value * table.valat_announced, outcome.valat == valat.by))
-    elif outcome.valat is not None:
-        items.append(Item("valat", outcome.valat, value * table.valat_silent, "valat silent, made"))
-    else:
-        winner = declarer if wins else 1 - declarer
-        verdict = "won" if wins else "lost"
-        items.append(Item("game", winner, value, f"game {verdict} with {points_of(thirds)} points"))
-
-    hand = deal.hands[declarer]
-    goals = {
-        "absolut": thirds >= ABSOLUT_THIRDS,
-        "panzer": thirds >= PANZER_THIRDS,
-        "without_trull": wins and not hand & TRULL,
-        "without_kings": wins and not hand & KINGS,
-    }
-    for name in BONUSES:
-        row = table.row(name)
-        if name in BIRD_NAMES:
-            achiever, beaten_by = outcome.birds[BIRD_NAMES.index(name)]
+    def settlement(outcome: Outcome) -> Settlement:
+        thirds = outcome.declarer_thirds
+        wins = thirds >= rules.win_thirds
+        items: list[Item] = []
+        if "valat" in announced:
+            valat = announced["valat"]
+            items.append(result(valat, value * table.valat_announced, outcome.valat == valat.by))
+        elif outcome.valat is not None:
+            items.append(Item("valat", outcome.valat, value * table.valat_silent, "valat silent, made"))
         else:
-            achiever, beaten_by = (declarer if goals[name] else None), None
-        if name in announced:
-            announcement = announced[name]
-            worth = row.announced(deal.contract, announcement.when)
-            items.append(result(announcement, worth, achiever == announcement.by))
-        elif row.silent is None:
-            continue
-        elif achiever is not None:
-            items.append(Item(name, achiever, row.silent, f"{name} silent, made"))
-        elif beaten_by is not None and rules.silent_bird_penalty:
-            items.append(Item(name, beaten_by, row.silent, f"{name} silent, beaten in its trick"))
+            winner = declarer if wins else 1 - declarer
+            verdict = "won" if wins else "lost"
+            items.append(Item("game", winner, value, f"game {verdict} with {points_of(thirds)} points"))
+        goals = {
+            "absolut": thirds >= ABSOLUT_THIRDS,
+            "panzer": thirds >= PANZER_THIRDS,
+            "without_trull": wins and not hand & TRULL,
+            "without_kings": wins and not hand & KINGS,
+        }
+        for name in BONUSES:
+            row = rows[name]
+            if name in BIRD_NAMES:
+                achiever, beaten_by = outcome.birds[BIRD_NAMES.index(name)]
+            else:
+                achiever, beaten_by = (declarer if goals[name] else None), None
+            if name in announced:
+                announcement = announced[name]
+                items.append(result(announcement, worths[name], achiever == announcement.by))
+            elif row.silent is None:
+                continue
+            elif achiever is not None:
+                items.append(Item(name, achiever, row.silent, f"{name} silent, made"))
+            elif beaten_by is not None and rules.silent_bird_penalty:
+                items.append(Item(name, beaten_by, row.silent, f"{name} silent, beaten in its trick"))
+        items.extend(held)
+        return Settlement(deal.contract, declarer, thirds, tuple(items))
 
-    for seat, name in held_bonuses(deal.hands, deal.piles, deal.own_discards):
-        items.append(Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held"))
-    return Settlement(deal.contract, declarer, thirds, tuple(items))
+    return settlement
 
 
 def held_bonuses(
@@ -416,5 +440,6 @@ __all__ = [
     "held_bonuses",
     "outcome_of",
     "score",
+    "scorer",
     "settle",
 ]

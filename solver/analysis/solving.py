@@ -123,11 +123,12 @@ class Solution:
         }
 
 
-DEFAULT_BUDGET_MB: Final = 2 * DEFAULT_TT_MB
+DEFAULT_BUDGET_MB: Final = 4 * DEFAULT_TT_MB
 """The memory of all the tables of a run by default: the main table gets
-its default size (8 MB), the goal and the score tables 4 MB each."""
+its default size (8 MB), the goal table 8 MB and the score tables 16 MB
+(made only when a deal needs the net score)."""
 MIN_BUDGET_MB: Final = 64 * MIN_TABLE_MB
-"""The least budget: a quarter for the score search, which needs sixteen
+"""The least budget: a half for the score search, which needs sixteen
 of the smallest tables (its own, its frame's point table and the four bird
 goal tables take 8, 4 and 1 each), a quarter for the goal table and the rest
 for the main table (the tests use budgets this small to force heavy
@@ -137,14 +138,18 @@ MAX_BUDGET_MB: Final = MAX_TABLE_MB
 
 @dataclass(frozen=True)
 class TableBudget:
-    """How the memory of a run's tables is split: a quarter each, at most
-    their useful sizes, for the goal table and the score table (their
-    entries count within one query only), the rest for the main table.
-    Each table rounds its share down to a power-of-two number of buckets,
-    so together they never take more than the budget.
+    """How the memory of a run's tables is split: a quarter for the goal
+    table and a half for the score search's tables, each at most its useful
+    size (their entries count within one query only; the score search,
+    which needs far more positions than a points solve, is made only when a
+    deal needs it), the rest for the main table.  Each table rounds its
+    share down to a power-of-two number of buckets, so together they never
+    take more than the budget.
 
+    >>> TableBudget.split(32)
+    TableBudget(main_mb=8.0, goal_mb=8.0, score_mb=16.0)
     >>> TableBudget.split(16)
-    TableBudget(main_mb=8.0, goal_mb=4.0, score_mb=4.0)
+    TableBudget(main_mb=4.0, goal_mb=4.0, score_mb=8.0)
     >>> TableBudget.split(256)
     TableBudget(main_mb=232.0, goal_mb=8.0, score_mb=16.0)
     """
@@ -162,7 +167,7 @@ class TableBudget:
                 f"the tables take {MIN_BUDGET_MB * 1024:g} KB to {MAX_BUDGET_MB:g} MB in all, not {total_mb:g} MB"
             )
         goal = min(total_mb / 4, GOAL_TT_MB)
-        score = min(total_mb / 4, SCORE_TT_MB)
+        score = min(total_mb / 2, SCORE_TT_MB)
         return cls(main_mb=total_mb - goal - score, goal_mb=goal, score_mb=score)
 
 
