@@ -337,6 +337,44 @@ def regrouped_suits(hands: tuple[int, int], rng: random.Random) -> tuple[int, in
     return moved[0], moved[1]
 
 
+def thirds_of_random_play(position: Position, rng: random.Random) -> int:
+    """The declarer's thirds from ``position`` to the end of one random play."""
+    played = position.copy()
+    thirds = 0
+    while not played.is_over():
+        if played.trick:
+            led, leader = played.led, played.leader
+            card = rng.choice(list(played.legal_moves))
+            winner = 1 - leader if reply_wins(led, card) else leader
+            thirds += trick_thirds(led, card) if winner == played.declarer else 0
+            played.push(card)
+        else:
+            played.push(rng.choice(list(played.legal_moves)))
+    return thirds
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_thresholds_at_the_thirds_played_agree_with_the_leaf_minimax(block: int) -> None:
+    """Where the score never falls as thresholds are reached, an entry holds
+    the thirds so far that pass a test or fail it, for every way of
+    reaching the position: endings of up to seven tricks whose thresholds lie
+    at, or one off, the thirds of random plays, so that positions reached
+    with thirds a third apart fall on either side of them."""
+    rng = random.Random(9700 + block)
+    warm = ScoreSolver(tt_mb=1)
+    for index in range(MANY // 8):
+        position, _, birds, valat, leaf = random_leaf_problem(rng, most_tricks=7)
+        for rest in range(LEAVES // 4):
+            column = sorted(leaf[step * 1024 + rest] for step in range(4))
+            for step in range(4):
+                leaf[step * 1024 + rest] = column[step]
+        steps = sorted(thirds_of_random_play(position, rng) + rng.choice([-1, 0, 1]) for _ in range(3))
+        expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf, {})
+        args = (position.hands[0], position.hands[1], position.leader, position.declarer, position.led)
+        solver = warm if index % 2 else ScoreSolver(tt_mb=16 * MIN_TABLE_MB)
+        assert solver.solve(*args, steps, birds, valat, leaf)[0] == expected, (block, index)
+
+
 def test_a_key_by_ranks_only_where_no_threshold_matters() -> None:
     """Positions that differ only in which cards of each suit are in play,
     each keeping its rank, get one key and have one score where the

@@ -47,6 +47,7 @@ cdef struct ScoreState:
     Table* points_tt        # the point searches' table: bounds on future thirds, valid for every query
     Table* bird_tt          # the bird goal searches' tables, one a bird (I to IV), valid for every query
     bint framed             # whether the frame is used (off only to test the search without it)
+    bint monotone           # whether no score falls as more thresholds are reached (every leaf)
     Frame* frames           # the frames by frame index, worked out when first needed in a query
     uint32_t* frame_query   # the query that worked each frame out
     uint32_t query          # the current query

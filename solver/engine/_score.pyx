@@ -35,6 +35,15 @@ there; it searches on only where a bird or the Valat can still tip the test.
               2 beaten in its trick
       valat   bit 0: the declarer took every trick so far; bit 1: the defender
 
+Entries by thirds.  Where the score never falls as thresholds are reached
+(the scoring makes it so; the leaf table is checked) the declarer's score
+can only grow with the thirds he took before a position, so a test at a
+level passes from some number of thirds so far on.  Late in the hand,
+where a threshold still matters, an entry keyed by the cards, the birds,
+the Valat and the test's level (not the thirds still needed) holds the
+least thirds so far known to pass and the most known to fail: one entry
+for every way of reaching the position.
+
 Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
 
     offset  size  field
@@ -45,11 +54,13 @@ Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
                   or, by ranks: leader | declarer << 1 | birds I-IV in play << 8 | 1 << 16
         16     8  context: thirds still needed for the win, Absolut and Panzer (8 bits each,
                   clamped to 0 and the thirds in play + 1; 0 for a threshold whose reaching
-                  changes no score the node can end in) | birds << 24 | valat << 32
+                  changes no score the node can end in) | birds << 24 | valat << 32; in an
+                  entry by thirds (below), no thirds needed but the test's level << 40 | 1 << 56
                   (each key word stored XOR the slot, bytes 24-31, so that a probe
                   sees a torn entry as a miss: _table.pxd)
-        24     2  lower bound on the declarer's net score
-        26     2  upper bound
+        24     2  lower bound on the declarer's net score; by thirds: minus the least thirds
+                  so far known to pass the test
+        26     2  upper bound; by thirds: minus the most thirds so far known to fail it
         28     1  the lead that last raised the lower bound, as its index among the cards in play; -1 if none
         29     1  tag: the leader
         30     1  depth: cards in play when stored
@@ -80,9 +91,12 @@ the rest for the point and bird goal searches of its frame."""
 cdef enum:
     RANK_KEY = 1 << 16      # the score key's flag of a key by ranks alone (score_key)
     BIRD_FRAME_CARDS = 7    # the bird frame is tried with at most this many cards a hand (from trick 10 on)
+    THIRDS_ENTRY_CARDS = 10  # entries by thirds with at most this many cards a hand (from trick 7 on)
     UNDECIDED = 0       # the frame leaves the null-window test open
     AT_LEAST = 1        # the frame proves the value >= beta
     BELOW = 2           # the frame proves the value < beta
+
+cdef uint64_t THIRDS_ENTRY = (<uint64_t>1) << 56   # the context's flag of an entry by thirds (score_lead)
 
 
 cdef struct ScoreKey:
@@ -95,7 +109,20 @@ cdef inline int leaf_score(ScoreState* s) noexcept nogil:
     return s.leaf[(steps * 256 + s.birds) * 4 + s.valat]
 
 
-cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_play, int in_play_thirds) noexcept nogil:
+cdef inline bint by_thirds(ScoreState* s, Frame* frame) noexcept nogil:
+    """Whether the node's entry records, for the test at hand, the least
+    thirds so far that pass it (see score_lead) rather than bounds on the
+    score: where a threshold still matters and the score never falls as
+    thresholds are reached, and late enough in the hand.  Such an entry
+    serves every way of reaching the position, whatever the thirds taken
+    on the way, but only tests at its own level; earlier in the hand the
+    bounds' reuse across the tests' levels is worth more (docs/benchmarks.md,
+    "Net scores")."""
+    return s.monotone and frame.relevant != 0 and popcount(s.hand[0]) <= THIRDS_ENTRY_CARDS
+
+
+cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_play, int in_play_thirds,
+                           int beta) noexcept nogil:
     """The entry's key: the point search's pattern key of the cards (which
     counting cards, how many low cards of each suit and of the tarocks, who
     holds each, the leader and the declarer), which of the birds II-IV are
@@ -108,10 +135,14 @@ cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_p
     cdef uint64_t context = (<uint64_t>s.birds << 24) | (<uint64_t>s.valat << 32)
     cdef uint64_t h, counts = 0
     cdef int k, need
-    for k in range(3):
-        if frame.relevant >> k & 1:
-            need = min(max(s.steps[k] - s.thirds, 0), in_play_thirds + 1)
-            context |= <uint64_t>need << (8 * k)
+    if by_thirds(s, frame):
+        # The test's level instead of the thirds still needed.
+        context |= ((<uint64_t>(beta & 0xFFFF)) << 40) | THIRDS_ENTRY
+    else:
+        for k in range(3):
+            if frame.relevant >> k & 1:
+                need = min(max(s.steps[k] - s.thirds, 0), in_play_thirds + 1)
+                context |= <uint64_t>need << (8 * k)
     if frame.relevant:
         tt_key(&cards, s.hand[0], s.hand[1], s.leader, s.declarer, 0)
         key.words[0] = cards.key
@@ -339,6 +370,19 @@ cdef inline void count_trick(ScoreState* s, int led, int reply, int leader, int 
     s.birds = bird_state(bird_state(s.birds, led, leader, winner, cards), reply, 1 - leader, winner, cards)
 
 
+cdef inline void store_result(ScoreState* s, ScoreKey* key, bint thirds_entry, int depth, int value, int beta,
+                              int move) noexcept nogil:
+    """Record a test's fail-soft result: as bounds on the score, or, in an
+    entry by thirds, as the thirds so far that pass the test or fail it
+    (negated, so that the table's keeping of the best bounds keeps the
+    least that passes and the most that fails)."""
+    if thirds_entry:
+        table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>s.leader, key.hash, depth, -s.thirds,
+                    -s.thirds if value >= beta else 1 - s.thirds, move)
+    else:
+        table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>s.leader, key.hash, depth, value, beta, move)
+
+
 cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef int leader = s.leader
     cdef bint maximizing = leader == s.declarer
@@ -350,21 +394,34 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef ScoreKey key
     cdef Slot found
     cdef Slot* e
+    cdef Frame* frame
+    cdef bint thirds_entry
     if not in_play:
         return leaf_score(s)
     in_play_thirds = pile_thirds(in_play)
     depth = popcount(in_play)
-    score_key(&key, s, frame_of(s, in_play), in_play, in_play_thirds)
+    frame = frame_of(s, in_play)
+    thirds_entry = by_thirds(s, frame)
+    score_key(&key, s, frame, in_play, in_play_thirds, beta)
     e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, &found)
     if e != NULL:
-        if e.lower >= beta:
-            return e.lower
-        if e.upper < beta:
-            return e.upper
+        if thirds_entry:
+            # lower = -(the least thirds so far known to pass the test),
+            # upper = -(the most known to fail it): the test can only pass
+            # with more thirds so far, the score being monotone in them.
+            if -s.thirds <= e.lower:
+                return beta
+            if -s.thirds >= e.upper:
+                return beta - 1
+        else:
+            if e.lower >= beta:
+                return e.lower
+            if e.upper < beta:
+                return e.upper
         if e.move >= 0:
             tt_move = lowest_card(scatter_bits(bit(e.move), in_play))
     if s.framed and frame_test(s, beta, in_play, in_play_thirds, &bound) != UNDECIDED:
-        table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, depth, bound, beta, NO_MOVE)
+        store_result(s, &key, thirds_entry, depth, bound, beta, NO_MOVE)
         return bound
     n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, BIRD_CARDS, moves, maximizing)
     for i in range(n):
@@ -380,8 +437,8 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
             best_move = card
             if step == CUTOFF:
                 break
-    table_store(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, depth, best, beta,
-                popcount(in_play & (bit(best_move) - 1)) if best >= beta else NO_MOVE)
+    store_result(s, &key, thirds_entry, depth, best, beta,
+                 popcount(in_play & (bit(best_move) - 1)) if best >= beta else NO_MOVE)
     return best
 
 
@@ -493,6 +550,7 @@ cdef class ScoreSolver:
             raise SearchInputError("the Valat state has two bits: the declarer's and the defender's")
         for i in range(LEAVES):
             self.leaf[i] = leaf[i]
+        self.state.monotone = all(leaf[i] <= leaf[i + 4 * 256] for i in range(LEAVES - 4 * 256))
         for i in range(3):
             self.state.steps[i] = min(max(steps[i], -1), 1000)
         self.state.hand[0], self.state.hand[1] = forehand, dealer
@@ -576,7 +634,7 @@ cdef class ScoreSolver:
         cdef ScoreKey key
         self._set(forehand, dealer, leader, declarer, NO_CARD, steps, birds, valat, leaf, True)
         cdef Hand in_play = forehand | dealer
-        score_key(&key, &self.state, frame_of(&self.state, in_play), in_play, pile_thirds(in_play))
+        score_key(&key, &self.state, frame_of(&self.state, in_play), in_play, pile_thirds(in_play), 0)
         return tuple(key.words[i] for i in range(SCORE_KEY_WORDS))
 
     @property
