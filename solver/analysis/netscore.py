@@ -110,24 +110,20 @@ def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
     thirds_of_step = (win - 1, win, ABSOLUT_THIRDS, PANZER_THIRDS)
     leaf = [0] * (4 * 256 * 4)
     settle_as = scorer(deal, rules)
-    reachable = [(0, 1, 2) if holder is not None else (0,) for holder in history.holders]
-    for steps, states, valat in itertools.product(range(4), itertools.product(*reachable), range(4)):
-        birds: list[tuple[Seat | None, Seat | None]] = []
-        for index, state in enumerate(states):
-            holder = history.holders[index]
-            if state == 1:
-                birds.append((holder, None))
-            elif state == 2 and holder is not None:
-                birds.append((None, 1 - holder))
-            else:
-                birds.append((None, None))
-        valat_seat = (
-            deal.declarer if valat == VALAT_DECLARER else 1 - deal.declarer if valat == VALAT_DEFENDER else None
-        )
-        outcome = Outcome(declarer_thirds=thirds_of_step[steps], valat=valat_seat, birds=tuple(birds))
-        net = settle_as(outcome).totals[deal.declarer]
+    by_state: list[list[tuple[Seat | None, Seat | None]]] = [
+        [(None, None), (holder, None), (None, 1 - holder)] if holder is not None else [(None, None)]
+        for holder in history.holders
+    ]
+    # Valat bits 0 and 3 (no one, or both, took every trick) settle alike: no Valat.
+    valat_seats = {0: None, VALAT_DECLARER: deal.declarer, VALAT_DEFENDER: 1 - deal.declarer}
+    for states in itertools.product(*(range(len(options)) for options in by_state)):
+        birds = tuple(options[state] for options, state in zip(by_state, states, strict=True))
         code = sum(state << (2 * index) for index, state in enumerate(states))
-        leaf[(steps * 256 + code) * 4 + valat] = net
+        for steps, valat in itertools.product(range(4), valat_seats):
+            outcome = Outcome(declarer_thirds=thirds_of_step[steps], valat=valat_seats[valat], birds=birds)
+            leaf[(steps * 256 + code) * 4 + valat] = settle_as(outcome).totals[deal.declarer]
+            if not valat:
+                leaf[(steps * 256 + code) * 4 + VALAT_DECLARER + VALAT_DEFENDER] = leaf[(steps * 256 + code) * 4]
     return leaf
 
 

@@ -363,13 +363,28 @@ def scorer(
         to = announcement.by if made else 1 - announcement.by
         return Item(announcement.what, to, points, f"{announcement.describe()}, {'made' if made else 'failed'}")
 
+    # Each announcement's item, made and failed, and each silent bonus's, by
+    # its achiever: the same few items recur in every outcome.
+    results = {
+        (name, made): result(a, value * table.valat_announced if name == "valat" else worths[name], made)
+        for name, a in announced.items()
+        for made in (False, True)
+    }
+    silent = {
+        (name, seat, beaten): Item(
+            name, seat, rows[name].silent or 0, f"{name} silent, {'beaten in its trick' if beaten else 'made'}"
+        )
+        for name in BONUSES
+        for seat in SEATS
+        for beaten in (False, True)
+    }
+
     def settlement(outcome: Outcome) -> Settlement:
         thirds = outcome.declarer_thirds
         wins = thirds >= rules.win_thirds
         items: list[Item] = []
         if "valat" in announced:
-            valat = announced["valat"]
-            items.append(result(valat, value * table.valat_announced, outcome.valat == valat.by))
+            items.append(results["valat", outcome.valat == announced["valat"].by])
         elif outcome.valat is not None:
             items.append(Item("valat", outcome.valat, value * table.valat_silent, "valat silent, made"))
         else:
@@ -389,14 +404,13 @@ def scorer(
             else:
                 achiever, beaten_by = (declarer if goals[name] else None), None
             if name in announced:
-                announcement = announced[name]
-                items.append(result(announcement, worths[name], achiever == announcement.by))
+                items.append(results[name, achiever == announced[name].by])
             elif row.silent is None:
                 continue
             elif achiever is not None:
-                items.append(Item(name, achiever, row.silent, f"{name} silent, made"))
+                items.append(silent[name, achiever, False])
             elif beaten_by is not None and rules.silent_bird_penalty:
-                items.append(Item(name, beaten_by, row.silent, f"{name} silent, beaten in its trick"))
+                items.append(silent[name, beaten_by, True])
         items.extend(held)
         return Settlement(deal.contract, declarer, thirds, tuple(items))
 
