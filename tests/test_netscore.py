@@ -393,7 +393,7 @@ def test_a_key_by_ranks_only_where_no_threshold_matters() -> None:
             relabelled((position.hands[0], position.hands[1]), rng), declarer=position.declarer, leader=position.leader
         )
         keys = [
-            ScoreSolver(tt_mb=1)._py_root_key(*p.hands, p.leader, p.declarer, steps, birds, valat, leaf)
+            ScoreSolver(tt_mb=1)._py_root_key(p.hands[0], p.hands[1], p.leader, p.declarer, steps, birds, valat, leaf)
             for p in (position, other)
         ]
         points = [
