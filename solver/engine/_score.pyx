@@ -72,7 +72,7 @@ from libc.stdlib cimport calloc, free, malloc
 
 from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, pile_thirds, play_card
 from kosolve.engine._bits cimport TAROCKS, gather_bits, lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds
-from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
+from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._search cimport GOAL_BIRD, GOAL_NONE, SearchState, search
@@ -588,7 +588,7 @@ cdef class ScoreSolver:
         ``framed=False`` searches without the frame's point searches (slow;
         for tests)."""
         cdef int8_t moves[MAX_MOVES]
-        cdef int lo, hi, mid, beta, value, n, i, card
+        cdef int lo, hi, mid, beta, value, above, n, i, card
         cdef bint maximizing, keeps
         cdef ScoreState parent
         self._set(forehand, dealer, leader, declarer, led, steps, birds, valat, leaf, framed)
@@ -609,6 +609,10 @@ cdef class ScoreSolver:
                 while hi > lo and values[hi] > value:
                     hi -= 1
         value = values[lo]
+        # A card keeps the value for the side minimizing when its score is
+        # below the next score a hand can have: the bisection's last failing
+        # test was at that level, so its entries serve the line.
+        above = values[lo + 1] if lo + 1 < len(values) else value + 1
         line = []
         while with_line and self.state.hand[0] | self.state.hand[1]:
             parent = self.state
@@ -619,7 +623,10 @@ cdef class ScoreSolver:
                 card = moves[i]
                 self.state = parent
                 play(&self.state, card)
-                keeps = keeps_target(maximizing, self._test(keeping_beta(maximizing, value)), value)
+                if maximizing:
+                    keeps = self._test(value) >= value
+                else:
+                    keeps = self._test(above) < above
                 parent.nodes, parent.point_nodes = self.state.nodes, self.state.point_nodes
                 if keeps:
                     break
