@@ -90,7 +90,7 @@ the rest for the point and bird goal searches of its frame."""
 
 cdef enum:
     RANK_KEY = 1 << 16      # the score key's flag of a key by ranks alone (score_key)
-    BIRD_FRAME_CARDS = 7    # the bird frame is tried with at most this many cards a hand (from trick 10 on)
+    BIRD_FRAME_CARDS = 6    # the bird frame is tried with at most this many cards a hand (from trick 11 on)
     THIRDS_ENTRY_CARDS = 10  # entries by thirds with at most this many cards a hand (from trick 7 on)
     UNDECIDED = 0       # the frame leaves the null-window test open
     AT_LEAST = 1        # the frame proves the value >= beta
