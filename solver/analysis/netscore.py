@@ -120,10 +120,11 @@ def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
         birds = tuple(options[state] for options, state in zip(by_state, states, strict=True))
         code = sum(state << (2 * index) for index, state in enumerate(states))
         for steps, valat in itertools.product(range(4), valat_seats):
+            index = (steps * 256 + code) * 4
             outcome = Outcome(declarer_thirds=thirds_of_step[steps], valat=valat_seats[valat], birds=birds)
-            leaf[(steps * 256 + code) * 4 + valat] = settle_as(outcome).totals[deal.declarer]
+            leaf[index + valat] = settle_as(outcome).totals[deal.declarer]
             if not valat:
-                leaf[(steps * 256 + code) * 4 + VALAT_DECLARER + VALAT_DEFENDER] = leaf[(steps * 256 + code) * 4]
+                leaf[index + VALAT_DECLARER + VALAT_DEFENDER] = leaf[index]
     return leaf
 
 

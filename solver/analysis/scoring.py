@@ -371,10 +371,9 @@ def scorer(
         for made in (False, True)
     }
     silent = {
-        (name, seat, beaten): Item(
-            name, seat, rows[name].silent or 0, f"{name} silent, {'beaten in its trick' if beaten else 'made'}"
-        )
+        (name, seat, beaten): Item(name, seat, worth, f"{name} silent, {'beaten in its trick' if beaten else 'made'}")
         for name in BONUSES
+        if (worth := rows[name].silent) is not None
         for seat in SEATS
         for beaten in (False, True)
     }

@@ -71,7 +71,9 @@ from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, pile_thirds, play_card
-from kosolve.engine._bits cimport TAROCKS, gather_bits, lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds
+from kosolve.engine._bits cimport (
+    TAROCKS, gather_bits, lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds,
+)
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
@@ -122,7 +124,7 @@ cdef inline bint by_thirds(ScoreState* s, Frame* frame) noexcept nogil:
 
 
 cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_play, int in_play_thirds,
-                           int beta) noexcept nogil:
+                           bint thirds_entry, int beta) noexcept nogil:
     """The entry's key: the point search's pattern key of the cards (which
     counting cards, how many low cards of each suit and of the tarocks, who
     holds each, the leader and the declarer), which of the birds II-IV are
@@ -130,13 +132,14 @@ cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_p
     lowest, so that says which they are), and the context.  A threshold
     whose reaching changes no score the node can still end in (the frame's
     ``relevant``) keys as 0: the thirds so far then do not tell positions
-    apart, as in a pure game of birds once an announced Valat has failed."""
+    apart, as in a pure game of birds once an announced Valat has failed.
+    An entry by thirds (``thirds_entry``, by_thirds) keys the test's level
+    ``beta`` instead of the thirds still needed."""
     cdef TTKey cards
     cdef uint64_t context = (<uint64_t>s.birds << 24) | (<uint64_t>s.valat << 32)
     cdef uint64_t h, counts = 0
     cdef int k, need
-    if by_thirds(s, frame):
-        # The test's level instead of the thirds still needed.
+    if thirds_entry:
         context |= ((<uint64_t>(beta & 0xFFFF)) << 40) | THIRDS_ENTRY
     else:
         for k in range(3):
@@ -305,7 +308,7 @@ cdef int bird_frame_test(ScoreState* s, Frame* frame, int beta, int lowest, int 
     return UNDECIDED
 
 
-cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, int* bound) noexcept nogil:
+cdef int frame_test(ScoreState* s, Frame* frame, int beta, int in_play_thirds, int* bound) noexcept nogil:
     """Decide the null-window test ``value >= beta`` by the frame when it
     can: AT_LEAST or BELOW with a fail-soft ``bound``, else UNDECIDED.
 
@@ -314,8 +317,7 @@ cdef int frame_test(ScoreState* s, int beta, Hand in_play, int in_play_thirds, i
     for points and r the thresholds t + V reaches, the declarer can force
     r or more and the defender r or fewer, so the value lies between the
     least low score of the steps r..highest and the greatest high score of
-    lowest..r."""
-    cdef Frame* frame = frame_of(s, in_play)
+    lowest..r.  ``frame`` is the node's (frame_of)."""
     cdef int need[3]
     cdef int lowest = 0, highest = 0, reachable, k, step, least, most, found
     for k in range(3):
@@ -402,7 +404,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     depth = popcount(in_play)
     frame = frame_of(s, in_play)
     thirds_entry = by_thirds(s, frame)
-    score_key(&key, s, frame, in_play, in_play_thirds, beta)
+    score_key(&key, s, frame, in_play, in_play_thirds, thirds_entry, beta)
     e = table_probe(s.tt, key.words, SCORE_KEY_WORDS, <uint8_t>leader, key.hash, &found)
     if e != NULL:
         if thirds_entry:
@@ -420,7 +422,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
                 return e.upper
         if e.move >= 0:
             tt_move = lowest_card(scatter_bits(bit(e.move), in_play))
-    if s.framed and frame_test(s, beta, in_play, in_play_thirds, &bound) != UNDECIDED:
+    if s.framed and frame_test(s, frame, beta, in_play_thirds, &bound) != UNDECIDED:
         store_result(s, &key, thirds_entry, depth, bound, beta, NO_MOVE)
         return bound
     n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, BIRD_CARDS, moves, maximizing)
@@ -576,7 +578,7 @@ cdef class ScoreSolver:
             in_play |= bit(self.state.led)
         with nogil:
             if in_play and self.state.framed:
-                decided = frame_test(&self.state, beta, in_play, pile_thirds(in_play), &value)
+                decided = frame_test(&self.state, frame_of(&self.state, in_play), beta, pile_thirds(in_play), &value)
             if decided == UNDECIDED:
                 value = score_search(&self.state, beta)
         return value
@@ -641,7 +643,8 @@ cdef class ScoreSolver:
         cdef ScoreKey key
         self._set(forehand, dealer, leader, declarer, NO_CARD, steps, birds, valat, leaf, True)
         cdef Hand in_play = forehand | dealer
-        score_key(&key, &self.state, frame_of(&self.state, in_play), in_play, pile_thirds(in_play), 0)
+        cdef Frame* frame = frame_of(&self.state, in_play)
+        score_key(&key, &self.state, frame, in_play, pile_thirds(in_play), by_thirds(&self.state, frame), 0)
         return tuple(key.words[i] for i in range(SCORE_KEY_WORDS))
 
     @property
