@@ -430,9 +430,11 @@ cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) no
 
 # Threads for one position.  The root's cards are split between the threads:
 # each takes the next card from a shared counter and values it on the card's
-# own SearchState with the driver one thread uses, over the one shared table
-# (each thread through a table view of its own, for the counters: _table.pxd),
-# and folds the result into a shared best.  Every value a card gets is exact
+# own SearchState, over the one shared table (each thread through a table
+# view of its own, for the counters: _table.pxd), and folds the result into a
+# shared best.  A card is bisected until some card has a value, then valued
+# by MTD(f) from the best, and the threads help bisect the first card while
+# its interval is wide (help_first).  Every value a card gets is exact
 # (or, for value(), a bound that shows the card is no better than a value
 # found), whatever the others have stored or found, so the answers are the
 # same for every thread count; only the nodes, and which card finds the best
@@ -443,6 +445,7 @@ cdef enum:
     ROOT_VALUE = 1          # the best card's value (value, line)
     ROOT_KEEPS = 2          # whether each card keeps a value (keeping_cards)
     THREADS_FROM_CARDS = 20 # below this many cards in play one thread is faster: the threads cost more than the search
+    SHARED_WIDTH = 30       # the threads test the first card side by side while its interval is wider (thirds)
 
 
 cdef struct RootWork:
@@ -454,7 +457,6 @@ cdef struct RootWork:
     bint maximizing         # whether the side to move is the declarer
     int target              # ROOT_KEEPS: the root's value; ROOT_VALUE: a guess at it, -1 for none
     int threads             # the threads splitting the root
-    bint share_first        # whether the threads bisect the first card together (first_value)
     Table* tt               # the shared tables
     Table* goal_tt
     Table* views            # what each thread's table views counted, written when it is done
@@ -463,47 +465,99 @@ cdef struct RootWork:
     int next                # the next card to take (shared)
     int best                # the best value so far (shared); ``unknown`` until a card has one
     int unknown             # -INFINITE when maximizing, else INFINITE
-    int lower               # the first card's value is at least this (shared; first_value)
+    bint share_first        # whether the threads bisect the first card together while its interval is wide
+    int lower               # the first card's value is at least this (shared while share_first) ...
     int upper               # ... and at most this
 
 
-cdef inline int better_value(SearchState* child, int gain, int best, bint known, int guess,
-                             bint maximizing) noexcept nogil:
-    """A root card's value, its gain included, if it is better than
-    ``best``, the best so far; else a bound that shows it is not (value's
-    root split).  While no card has a value (``known``) a card is valued by
-    MTD(f) from ``guess``, the caller's guess at the root's value (without
-    one the threads bisect the first card together: first_value)."""
-    cdef int target, bound
-    if not known:
-        return gain + mtdf_value(child, guess - gain, 0, thirds_in_play(child))
-    target = best - gain
-    if maximizing:
-        bound = search(child, target + 1)
-        if bound <= target:
-            return gain + bound
-        return gain + mtdf_value(child, bound, bound, thirds_in_play(child))
-    bound = search(child, target)
-    if bound >= target:
-        return gain + bound
-    return gain + mtdf_value(child, bound, 0, bound)
+cdef inline int split_point(RootWork* work, int lower, int upper, int part) noexcept nogil:
+    """Where thread ``part`` tests the first card while the threads share
+    it: at (part + 1) / (threads + 1) of the interval."""
+    return min(lower + ((upper - lower) * (part + 1) + work.threads) // (work.threads + 1), upper)
 
 
-cdef int first_value(RootWork* work, SearchState* child, int part) noexcept nogil:
-    """The first card's value, by a bisection that the threads share: each
-    tests its own point of the interval (thread p of T at (p + 1) / (T + 1)
-    of it), and every result narrows the interval for all of them."""
-    cdef int lower, upper, beta, value
+cdef inline void fold_test(RootWork* work, int value, int beta) noexcept nogil:
+    """Narrow the first card's shared interval by a fail-soft result."""
+    if value >= beta:
+        fold_shared(&work.lower, value, True)
+    else:
+        fold_shared(&work.upper, value, False)
+
+
+cdef void help_first(RootWork* work, SearchState* child, int part) noexcept nogil:
+    """A thread's share of the first card's bisection before it takes a card
+    of its own: while the interval is wide each thread tests its own point
+    of it, and every result narrows it for all.  Far from the value a test
+    is quick, so splitting them shortens the wait for the first value; near
+    it each test is a long proof, and a second beside it mostly wasted: the
+    card's owner finishes it alone (docs/benchmarks.md)."""
+    cdef int lower, upper, beta
     while True:
         lower, upper = load_int(&work.lower), load_int(&work.upper)
-        if lower >= upper:
-            return lower
-        beta = min(lower + ((upper - lower) * (part + 1) + work.threads) // (work.threads + 1), upper)
-        value = search(child, beta)
-        if value >= beta:
-            fold_shared(&work.lower, value, True)
+        if upper - lower <= SHARED_WIDTH:
+            return
+        beta = split_point(work, lower, upper, part)
+        fold_test(work, search(child, beta), beta)
+
+
+cdef int bisect_while_unknown(RootWork* work, SearchState* child, int* lower, int* upper, bint first,
+                              int part) noexcept nogil:
+    """Narrow a card's interval [lower, upper] by bisection, the one-thread
+    driver's way with no value to start from, until a card has a value or
+    the interval closes; return the best value so far (``work.unknown`` if
+    none).  The cards the threads take first all start so, and switch to
+    MTD(f) from the best as soon as another card has it.  The ``first``
+    card's interval is the one the helpers share (help_first)."""
+    cdef int best = load_int(&work.best)
+    cdef int beta, value
+    first = first and work.share_first
+    while best == work.unknown:
+        if first:
+            lower[0], upper[0] = load_int(&work.lower), load_int(&work.upper)
+        if lower[0] >= upper[0]:
+            break
+        if first and upper[0] - lower[0] > SHARED_WIDTH:
+            beta = split_point(work, lower[0], upper[0], part)
         else:
-            fold_shared(&work.upper, value, False)
+            beta = (lower[0] + upper[0] + 1) // 2
+        value = search(child, beta)
+        if first:
+            fold_test(work, value, beta)
+        elif value >= beta:
+            lower[0] = value
+        else:
+            upper[0] = value
+        best = load_int(&work.best)
+    if first:
+        lower[0], upper[0] = load_int(&work.lower), load_int(&work.upper)
+    return best
+
+
+cdef inline int better_value(SearchState* child, int best, bint known, int guess, bint maximizing, int lower,
+                             int upper) noexcept nogil:
+    """A root card's value (without its gain; ``best`` is the best so far
+    less the gain) if it is better than ``best``, else a bound that shows it
+    is not (value's root split), the value known to lie in [lower, upper].
+    While no card has a value (``known``) a card is valued by MTD(f) from
+    ``guess``, the caller's guess at the root's value less the gain."""
+    cdef int bound
+    if lower >= upper:
+        return lower
+    if not known:
+        return mtdf_value(child, guess, lower, upper)
+    if maximizing:
+        if upper <= best or lower > best:
+            return upper if upper <= best else mtdf_value(child, lower, lower, upper)
+        bound = search(child, best + 1)
+        if bound <= best:
+            return bound
+        return mtdf_value(child, bound, bound, upper)
+    if lower >= best or upper < best:
+        return lower if lower >= best else mtdf_value(child, upper, lower, upper)
+    bound = search(child, best)
+    if bound >= best:
+        return bound
+    return mtdf_value(child, bound, lower, bound)
 
 
 cdef void root_part(void* shared, int part) noexcept nogil:
@@ -516,28 +570,31 @@ cdef void root_part(void* shared, int part) noexcept nogil:
     cdef Table goal_tt = table_view(work.goal_tt)
     cdef SearchState child
     cdef uint64_t nodes = 0
-    cdef int i, best, value
-    if work.share_first:
+    cdef int i, best, value, gain, lower, upper
+    if part > 0 and work.share_first:
         child = work.children[0]
         child.tt, child.goal_tt = &tt, &goal_tt
-        value = work.gains[0] + first_value(work, &child, part)
+        help_first(work, &child, part)
         nodes += child.nodes
-        work.results[0] = value
-        fold_shared(&work.best, value, work.maximizing)
     while True:
         i = take(&work.next)
         if i >= work.n:
             break
         child = work.children[i]
         child.tt, child.goal_tt = &tt, &goal_tt
+        gain = work.gains[i]
         if work.kind == ROOT_KEEPS:
-            work.results[i] = keeps_value(&child, work.target - work.gains[i], work.maximizing)
+            work.results[i] = keeps_value(&child, work.target - gain, work.maximizing)
         else:
+            lower, upper = 0, thirds_in_play(&child)
             best = load_int(&work.best)
+            if work.kind == ROOT_MOVE_VALUES or work.target < 0:
+                best = bisect_while_unknown(work, &child, &lower, &upper, i == 0, part)
             if work.kind == ROOT_MOVE_VALUES:
-                value = root_card_value(&child, work.gains[i], best, best != work.unknown)
+                value = gain + (lower if lower >= upper else mtdf_value(&child, best - gain, lower, upper))
             else:
-                value = better_value(&child, work.gains[i], best, best != work.unknown, work.target, work.maximizing)
+                value = gain + better_value(&child, best - gain, best != work.unknown, work.target - gain,
+                                            work.maximizing, lower, upper)
             work.results[i] = value
             fold_shared(&work.best, value, work.maximizing)
         nodes += child.nodes
@@ -659,10 +716,8 @@ cdef class Solver:
         work.tt, work.goal_tt, work.views, work.goal_views, work.nodes = &self.tt, &self.goal_tt, views, goal_views, nodes
         work.unknown = -INFINITE if maximizing else INFINITE
         work.best = work.unknown
-        # Without a guess the first card, valued by bisection on its own,
-        # would hold the others up: the threads bisect it together.
+        work.next = 0
         work.share_first = kind != ROOT_KEEPS and target < 0
-        work.next = 1 if work.share_first else 0
         work.lower, work.upper = 0, thirds_in_play(&children[0])
         run_threads(threads, root_part, &work)
         for t in range(threads):
