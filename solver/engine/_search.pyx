@@ -465,8 +465,9 @@ cdef struct RootWork:
     int next                # the next card to take (shared)
     int best                # the best value so far (shared); ``unknown`` until a card has one
     int unknown             # -INFINITE when maximizing, else INFINITE
-    bint share_first        # whether the threads bisect the first card together while its interval is wide
-    int lower               # the first card's value is at least this (shared while share_first) ...
+    bint bisect             # no guess to start from: cards are bisected until one has a value, and the
+                            # threads help with the first card while its interval is wide (help_first)
+    int lower               # the first card's value is at least this (shared while bisect) ...
     int upper               # ... and at most this
 
 
@@ -510,7 +511,6 @@ cdef int bisect_while_unknown(RootWork* work, SearchState* child, int* lower, in
     card's interval is the one the helpers share (help_first)."""
     cdef int best = load_int(&work.best)
     cdef int beta, value
-    first = first and work.share_first
     while best == work.unknown:
         if first:
             lower[0], upper[0] = load_int(&work.lower), load_int(&work.upper)
@@ -546,14 +546,18 @@ cdef inline int better_value(SearchState* child, int best, bint known, int guess
     if not known:
         return mtdf_value(child, guess, lower, upper)
     if maximizing:
-        if upper <= best or lower > best:
-            return upper if upper <= best else mtdf_value(child, lower, lower, upper)
+        if upper <= best:
+            return upper
+        if lower > best:
+            return mtdf_value(child, lower, lower, upper)
         bound = search(child, best + 1)
         if bound <= best:
             return bound
         return mtdf_value(child, bound, bound, upper)
-    if lower >= best or upper < best:
-        return lower if lower >= best else mtdf_value(child, upper, lower, upper)
+    if lower >= best:
+        return lower
+    if upper < best:
+        return mtdf_value(child, upper, lower, upper)
     bound = search(child, best)
     if bound >= best:
         return bound
@@ -571,7 +575,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
     cdef SearchState child
     cdef uint64_t nodes = 0
     cdef int i, best, value, gain, lower, upper
-    if part > 0 and work.share_first:
+    if part > 0 and work.bisect:
         child = work.children[0]
         child.tt, child.goal_tt = &tt, &goal_tt
         help_first(work, &child, part)
@@ -588,7 +592,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
         else:
             lower, upper = 0, thirds_in_play(&child)
             best = load_int(&work.best)
-            if work.kind == ROOT_MOVE_VALUES or work.target < 0:
+            if work.bisect:
                 best = bisect_while_unknown(work, &child, &lower, &upper, i == 0, part)
             if work.kind == ROOT_MOVE_VALUES:
                 value = gain + (lower if lower >= upper else mtdf_value(&child, best - gain, lower, upper))
@@ -717,7 +721,7 @@ cdef class Solver:
         work.unknown = -INFINITE if maximizing else INFINITE
         work.best = work.unknown
         work.next = 0
-        work.share_first = kind != ROOT_KEEPS and target < 0
+        work.bisect = kind != ROOT_KEEPS and target < 0
         work.lower, work.upper = 0, thirds_in_play(&children[0])
         run_threads(threads, root_part, &work)
         for t in range(threads):
