@@ -50,10 +50,10 @@ def test_a_size_is_rounded_down_to_a_power_of_two_of_buckets() -> None:
     assert score["tt_entries"] == score["tt_bytes"] // 32 and score["points_tt_entries"] == 512 * 1024 // 16
 
 
-def test_the_goal_table_is_at_most_8_mb_unless_asked() -> None:
-    assert Solver(tt_mb=64).goal_tt_mb == 8
-    assert Solver(tt_mb=2).goal_tt_mb == 2
-    assert Solver(tt_mb=64, goal_tt_mb=1).goal_tt_mb == 1
+def test_the_goal_table_is_at_most_2_mb_unless_asked() -> None:
+    assert Solver(tt_mb=64).goal_tt_mb == 2
+    assert Solver(tt_mb=1).goal_tt_mb == 1
+    assert Solver(tt_mb=64, goal_tt_mb=8).goal_tt_mb == 8
 
 
 def test_the_score_search_reports_its_table_use() -> None:
@@ -159,11 +159,11 @@ def test_a_budget_covers_every_table_of_a_run(budget: float) -> None:
     assert used <= budget * 1024 * 1024
     split = analyser.budget
     assert split.main_mb + split.goal_mb + split.score_mb == budget
-    assert split.goal_mb <= 8 and split.score_mb <= 16 and split.main_mb >= budget / 4
+    assert split.goal_mb <= 2 and split.score_mb <= 16 and split.main_mb >= budget / 4
 
 
 def test_the_default_budget_keeps_the_default_main_table() -> None:
-    assert TableBudget.split(DEFAULT_BUDGET_MB) == TableBudget(main_mb=8.0, goal_mb=8.0, score_mb=16.0)
+    assert TableBudget.split(DEFAULT_BUDGET_MB) == TableBudget(main_mb=14.0, goal_mb=2.0, score_mb=16.0)
     assert new_solver().stats["tt_bytes"] == Solver().stats["tt_bytes"]
 
 

@@ -125,8 +125,8 @@ class Solution:
 
 DEFAULT_BUDGET_MB: Final = 4 * DEFAULT_TT_MB
 """The memory of all the tables of a run by default: the main table gets
-its default size (8 MB), the goal table 8 MB and the score tables 16 MB
-(made only when a deal needs the net score)."""
+its default size (8 MB: its 14 MB share rounds down), the goal table 2 MB
+and the score tables 16 MB (made only when a deal needs the net score)."""
 MIN_BUDGET_MB: Final = 64 * MIN_TABLE_MB
 """The least budget: a half for the score search, which needs sixteen
 of the smallest tables (its own, its frame's point table and the four bird
@@ -147,11 +147,11 @@ class TableBudget:
     take more than the budget.
 
     >>> TableBudget.split(32)
-    TableBudget(main_mb=8.0, goal_mb=8.0, score_mb=16.0)
-    >>> TableBudget.split(16)
-    TableBudget(main_mb=4.0, goal_mb=4.0, score_mb=8.0)
+    TableBudget(main_mb=14.0, goal_mb=2.0, score_mb=16.0)
+    >>> TableBudget.split(4)
+    TableBudget(main_mb=1.0, goal_mb=1.0, score_mb=2.0)
     >>> TableBudget.split(256)
-    TableBudget(main_mb=232.0, goal_mb=8.0, score_mb=16.0)
+    TableBudget(main_mb=238.0, goal_mb=2.0, score_mb=16.0)
     """
 
     main_mb: float

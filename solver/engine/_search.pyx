@@ -33,9 +33,10 @@ DEFAULT_TT_MB = 8.0
 """The default table: a whole deal's search stores a few hundred thousand
 positions, and a table that stays in the CPU's cache beats a larger one
 that misses it (docs/benchmarks.md)."""
-GOAL_TT_MB = 8.0
+GOAL_TT_MB = 2.0
 """The goal searches' own table, at most this size: its entries serve one
-goal query only."""
+goal query only, and a table that fits a core's second-level cache beats
+a larger one that misses it (docs/benchmarks.md, "Goal tables")."""
 VALAT = GOAL_VALAT
 BIRD = GOAL_BIRD
 MAX_SEARCH_THREADS = MAX_THREADS
