@@ -60,7 +60,7 @@ def tt_mb_option(function: F) -> F:
         show_default=True,
         metavar="MB",
         help="Memory for all the search tables of a run, in megabytes: a quarter for the goal table"
-        " (at most 8 MB), a half for the score search's tables (at most 16 MB; made only for a net score),"
+        " (at most 2 MB), a half for the score search's tables (at most 16 MB; made only for a net score),"
         " the rest for the main table.",
     )(function)
 
