@@ -430,8 +430,8 @@ cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) no
 
 
 # Threads for one position.  The root's cards are split between the threads:
-# each takes the next card from a shared counter and values it on the card's
-# own SearchState, over the one shared table (each thread through a table
+# each takes the next card from a shared counter (in the order card_of_turn
+# gives) and values it on the card's own SearchState, over the one shared table (each thread through a table
 # view of its own, for the counters: _table.pxd), and folds the result into a
 # shared best.  A card is bisected until some card has a value, then valued
 # by MTD(f) from the best, and the threads help bisect the first card while
@@ -565,6 +565,21 @@ cdef inline int better_value(SearchState* child, int best, bint known, int guess
     return mtdf_value(child, bound, lower, bound)
 
 
+cdef inline int card_of_turn(RootWork* work, int turn) noexcept nogil:
+    """The card the ``turn``-th take from the shared counter gets.  Valuing
+    every card, the cards after the first go from the last in the order
+    back: the second card is usually worth the first one's value and goes
+    through the positions the first one's search is storing, so it is
+    cheap once that has finished and costly beside it, and a thread that
+    takes a card while the first is still open does better at the other
+    end of the order.  For the best value the order stands: a good card
+    found early lets the others be refuted by one test each
+    (docs/benchmarks.md, "The order of the cards the threads take")."""
+    if work.kind != ROOT_MOVE_VALUES or turn == 0 or turn >= work.n:
+        return turn
+    return work.n - turn
+
+
 cdef void root_part(void* shared, int part) noexcept nogil:
     """One thread's part of a root split: cards from the shared counter
     until none is left.  Whatever a thread writes at every node (its
@@ -582,7 +597,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
         help_first(work, &child, part)
         nodes += child.nodes
     while True:
-        i = take(&work.next)
+        i = card_of_turn(work, take(&work.next))
         if i >= work.n:
             break
         child = work.children[i]
