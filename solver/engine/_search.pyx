@@ -433,9 +433,9 @@ cdef inline bint keeps_value(SearchState* child, int target, bint maximizing) no
 # each takes the next card from a shared counter (in the order card_of_turn
 # gives) and values it on the card's own SearchState, over the one shared
 # table (each thread through a table view of its own, for the counters:
-# _table.pxd), and folds the result into a shared best.  A card is bisected until some card has a value, then valued
-# by MTD(f) from the best, and the threads help bisect the first card while
-# its interval is wide (help_first).  Every value a card gets is exact
+# _table.pxd), and folds the result into a shared best.  A card is bisected
+# until some card has a value, then valued by MTD(f) from the best, and the
+# threads help bisect the first card while its interval is wide (help_first).  Every value a card gets is exact
 # (or, for value(), a bound that shows the card is no better than a value
 # found), whatever the others have stored or found, so the answers are the
 # same for every thread count; only the nodes, and which card finds the best
