@@ -611,7 +611,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
             if work.bisect:
                 best = bisect_while_unknown(work, &child, &lower, &upper, i == 0, part)
             if work.kind == ROOT_MOVE_VALUES:
-                value = gain + (lower if lower >= upper else mtdf_value(&child, best - gain, lower, upper))
+                value = gain + mtdf_value(&child, best - gain, lower, upper)
             else:
                 value = gain + better_value(&child, best - gain, best != work.unknown, work.target - gain,
                                             work.maximizing, lower, upper)
