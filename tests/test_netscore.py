@@ -238,12 +238,17 @@ def random_leaf_problem(rng: random.Random, most_tricks: int = 4) -> tuple[Posit
     spread = rng.choice([2, 5, 30])
     leaf = [rng.randint(-spread, spread) for _ in range(LEAVES)]
     if rng.random() < 0.5:
-        # Monotone in the thresholds for each state, as the scoring makes it.
-        for rest in range(LEAVES // 4):
-            column = sorted(leaf[step * 1024 + rest] for step in range(4))
-            for step in range(4):
-                leaf[step * 1024 + rest] = column[step]
+        make_monotone(leaf)
     return fresh, steps, birds, valat, leaf
+
+
+def make_monotone(leaf: list[int]) -> None:
+    """Sort each state's scores by the thresholds reached, so that none
+    falls as more are reached, as the scoring makes it."""
+    for rest in range(LEAVES // 4):
+        column = sorted(leaf[step * 1024 + rest] for step in range(4))
+        for step in range(4):
+            leaf[step * 1024 + rest] = column[step]
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -364,10 +369,7 @@ def test_thresholds_at_the_thirds_played_agree_with_the_leaf_minimax(block: int)
     warm = ScoreSolver(tt_mb=1)
     for index in range(MANY // 8):
         position, _, birds, valat, leaf = random_leaf_problem(rng, most_tricks=7)
-        for rest in range(LEAVES // 4):
-            column = sorted(leaf[step * 1024 + rest] for step in range(4))
-            for step in range(4):
-                leaf[step * 1024 + rest] = column[step]
+        make_monotone(leaf)
         steps = sorted(thirds_of_random_play(position, rng) + rng.choice([-1, 0, 1]) for _ in range(3))
         expected = leaf_minimax(position.copy(), 0, birds, valat, steps, leaf, {})
         args = (position.hands[0], position.hands[1], position.leader, position.declarer, position.led)
