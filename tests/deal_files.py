@@ -17,6 +17,17 @@ OPEN_EXAMPLES: Final = ("dealt-open.json",)
 position, so load_deal refuses them (they are for kosolve exchange)."""
 
 
+def without_stats(value: Any) -> Any:
+    """``value`` with every key named ``stats`` left out, at any depth: what
+    stays is the same whatever the threads, the tables and the clock
+    (docs/json.md)."""
+    if isinstance(value, dict):
+        return {key: without_stats(item) for key, item in value.items() if key != "stats"}
+    if isinstance(value, list):
+        return [without_stats(item) for item in value]
+    return value
+
+
 def play_examples() -> list[Path]:
     """The examples that load_deal reads: every one but the open deals as dealt."""
     return [path for path in sorted(EXAMPLES.glob("*.json")) if path.name not in OPEN_EXAMPLES]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from deal_files import play_examples
+from deal_files import play_examples, without_stats
 
 from kosolve.analysis.scoring import settle
 from kosolve.analysis.solving import solve
@@ -368,11 +368,17 @@ def json_runs() -> list[list[str]]:
 @pytest.mark.parametrize("args", json_runs(), ids=" ".join)
 def test_every_json_key_is_documented(args: list[str]) -> None:
     data = json_of(*args)
-    assert data["format"] == 1
+    assert data["format"] == 2
     undocumented = key_paths(data) - documented_keys()
     assert not undocumented, f"keys missing from docs/json.md: {sorted(undocumented)}"
     always = {"file", "format", "contract", "declarer", "at", "play_length", "to_move", "value", "result"}
     assert always | {"moves", "line", "line_makes", "stats"} <= data.keys()
+
+
+@pytest.mark.parametrize("args", json_runs(), ids=" ".join)
+def test_only_the_stats_depend_on_the_threads(args: list[str]) -> None:
+    one, two = (json_of("--threads", threads, *args) for threads in ("1", "2"))
+    assert without_stats(one) == without_stats(two)
 
 
 def test_json_lists_card_sets_in_the_diagram_order_and_names_cards_of_the_play() -> None:

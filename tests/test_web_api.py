@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from deal_files import without_stats
 
 from kosolve.analysis.report import Analyser, Options
 from kosolve.analysis.solving import solve
@@ -40,16 +41,6 @@ def service() -> Service:
 @pytest.fixture(scope="module")
 def analyser() -> Analyser:
     return Analyser(tt_mb=TT_MB)
-
-
-def without_stats(report: dict[str, Any]) -> dict[str, Any]:
-    """A report less what depends on the table and the clock."""
-    data = {key: value for key, value in report.items() if key != "stats"}
-    if "postmortem_summary" in data:
-        data["postmortem_summary"] = {k: v for k, v in data["postmortem_summary"].items() if k not in ("nodes", "ms")}
-    if "net_score" in data:
-        data["net_score"] = {k: v for k, v in data["net_score"].items() if k not in ("nodes", "ms")}
-    return data
 
 
 def hand_play(deal: Deal) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from deal_files import without_stats
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.main import cli
@@ -33,10 +34,6 @@ def inline_data(page: str) -> dict[str, Any]:
     assert found is not None
     data: dict[str, Any] = json.loads(found.group(1))
     return data
-
-
-def without_stats(answer: dict[str, Any]) -> dict[str, Any]:
-    return {**answer, "report": {k: v for k, v in answer["report"].items() if k != "stats"}}
 
 
 @pytest.fixture(scope="module")

@@ -63,8 +63,7 @@ class NetScore:
             "score": self.score,
             "line": [card_name(c) for c in self.line],
             "points_line_score": self.points_line_score,
-            "nodes": self.nodes,
-            "ms": round(self.ms, 3),
+            "stats": {"nodes": self.nodes, "ms": round(self.ms, 3)},
         }
 
 

@@ -147,8 +147,7 @@ class PostMortem:
                     }
                     for g in self.goals
                 ],
-                "nodes": self.nodes,
-                "ms": round(self.ms, 3),
+                "stats": {"nodes": self.nodes, "ms": round(self.ms, 3)},
             },
         }
 

@@ -12,7 +12,7 @@ keeps the tables warm across deals.
 >>> report.solution.thirds, report.solution.result, report.feasibility is not None
 (111, 'won', True)
 >>> report.to_json()["format"], report.to_json()["at"]
-(1, 0)
+(2, 0)
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
 from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 """The version of the JSON object :meth:`Report.to_json` writes
-(docs/json.md)."""
+(docs/json.md).  Version 2 moved the post-mortem's and the net score's
+node counts and times under ``stats``, where every measurement is."""
 
 
 class OptionsError(ValueError):
