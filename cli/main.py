@@ -10,7 +10,11 @@ True
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from collections.abc import Sequence
+from types import FrameType
 from typing import Any, Final
 
 import click
@@ -55,6 +59,9 @@ class DefaultCommandGroup(click.Group):
             raise Interrupted() from None
         except MemoryError:
             raise click.ClickException("out of memory") from None
+        except BrokenPipeError:
+            _quiet_stdout()
+            ctx.exit(0)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")
@@ -132,6 +139,25 @@ cli.add_command(view_command)
 cli.add_command(bench_command)
 
 
+def _quiet_stdout() -> None:
+    """The reader of stdout has gone (``kosolve deal | head``): what is left
+    to print goes nowhere, quietly, as a Unix tool's output does, instead of
+    failing again when Python flushes stdout on exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - a stdout without a file descriptor
+        pass
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM stops kosolve as Ctrl-C does: what is finished is kept, the
+    workers are stopped, exit status 130."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``kosolve`` console script."""
+    signal.signal(signal.SIGTERM, _terminate)
     cli.main(args=list(argv) if argv is not None else None, prog_name="kosolve")
