@@ -22,6 +22,7 @@ defender's add up to the value at the start less the value at the end.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kosolve.analysis.goals import Goal, solve_goal
@@ -170,33 +171,46 @@ def postmortem(
     rules: Rules = DEFAULT_RULES,
     by_score: bool = False,
     score_solver: ScoreSolver | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PostMortem:
     """Go through the deal's play card by card, one solver (and its table)
     for all of it.  ``goals`` are ``(seat, goal)`` pairs of
     :mod:`kosolve.analysis.goals` to follow along the play.  With
     ``by_score`` (a whole game with piles) each card is also judged by the
     net game points with score-optimal play, a search of its own per card,
-    on ``score_solver`` when given."""
+    on ``score_solver`` when given.  ``progress(done, total)`` is called
+    after each step: a position valued (by points, by score, along each
+    goal) or a card judged; an exception it raises stops the review."""
     solver = solver or new_solver()
     start_nodes = solver.stats["nodes"]
     started = time.perf_counter()
+    positions = len(deal.play) + 1
+    total = positions * (1 + by_score + len(goals)) + len(deal.play)
+    done = 0
+
+    def step(count: int = 1) -> None:
+        nonlocal done
+        done += count
+        if progress is not None:
+            progress(done, total)
+
     position = deal.position(at=0)
     values = []
     value = -1
     for card in (*deal.play, None):
         value = solver.value(*search_args(position), guess=value) if not position.is_over() else 0
         values.append(position.declarer_thirds() + value)
+        step()
         if card is not None:
             position.push(card)
-    nets: list[int | None] = [None] * (len(deal.play) + 1)
+    nets: list[int | None] = [None] * positions
     if by_score:
         score_solver = score_solver or ScoreSolver()
-        nets = [
-            net_score(
+        for index in range(positions):
+            nets[index] = net_score(
                 deal, deal.position(at=index), rules=rules, solver=score_solver, with_points_line=False, with_line=False
             ).score
-            for index in range(len(deal.play) + 1)
-        ]
+            step()
     reviews = []
     position = deal.position(at=0)
     for index, card in enumerate(deal.play):
@@ -214,8 +228,9 @@ def postmortem(
         reviews.append(
             CardReview(index, trick, player, card, before, after, loss, best, net_before, net_after, net_loss)
         )
+        step()
         position.push(card)
-    tracks = tuple(_track(deal, seat, goal, solver, rules) for seat, goal in goals)
+    tracks = tuple(_track(deal, seat, goal, solver, rules, step) for seat, goal in goals)
     return PostMortem(
         cards=tuple(reviews),
         goals=tracks,
@@ -224,9 +239,12 @@ def postmortem(
     )
 
 
-def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules) -> GoalTrack:
+def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules, step: Callable[[int], None]) -> GoalTrack:
+    """``goal`` followed along the play; ``step(count)`` counts the
+    positions done, those a goal lost early skips included."""
     position = deal.position(at=0)
     start = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
+    step(1)
     makeable = start.feasible if start.known else None
     if makeable is not False:
         # Unknown at the start (a holding in an ending) is followed too: losing
@@ -234,6 +252,10 @@ def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules) -> 
         for index, card in enumerate(deal.play):
             position.push(card)
             row = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
+            step(1)
             if row.known and not row.feasible:
+                step(len(deal.play) - index - 1)
                 return GoalTrack(seat, goal, makeable, index)
+    else:
+        step(len(deal.play))
     return GoalTrack(seat, goal, makeable, None)

@@ -242,8 +242,12 @@ class Analyser:
             self._score_solver = ScoreSolver(tt_mb=self.budget.score_mb)
         return self._score_solver
 
-    def analyse(self, deal: Deal, options: Options = Options()) -> Report:
-        """See :func:`analyse`."""
+    def analyse(
+        self, deal: Deal, options: Options = Options(), progress: Callable[[int, int], None] | None = None
+    ) -> Report:
+        """See :func:`analyse`; ``progress`` follows the post-mortem's steps
+        (:func:`~kosolve.analysis.postmortem.postmortem`), and an exception
+        it raises stops the analysis."""
         check(deal, options)
         rules = options.rules
         at = len(deal.play) if options.at is None else options.at
@@ -280,6 +284,7 @@ class Analyser:
                 rules=rules,
                 by_score=by_score,
                 score_solver=self.score_solver if by_score else None,
+                progress=progress,
             )
         settlement = settle(deal, rules) if options.settle and over and can_score(deal) else None
         held = (
@@ -297,7 +302,9 @@ class Analyser:
         progress: Callable[[int, int], None] | None = None,
     ) -> ExchangeReport:
         """The exchange table of ``dealt``, its par, and the ``declared``
-        declarer, contract and exchange valued against both."""
+        declarer, contract and exchange valued against both; ``progress``
+        follows the table (:func:`~kosolve.analysis.exchange.exchange_table`),
+        and an exception it raises stops it."""
         table = exchange_table(dealt, rules=rules, solver=self.solver, progress=progress)
         values = table.best_game_points()
         best = par(values)
