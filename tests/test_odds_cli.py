@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kosolve.cli.main import cli
+from kosolve.model.cards import ALL_CARDS, SUIT_MASKS, TAROCK, hand_names
 from kosolve.model.deal import load_deal
 from kosolve.model.game import DEALER
 from kosolve.model.view import parse_view, view_of
@@ -96,6 +97,17 @@ def broken_view(tmp_path: Path, **changes: Any) -> str:
         ({"play": ["DK", "DC"]}, "play[1]: trick 1: DC is played by the dealer but lies in the viewer's pile"),
         ({"play": ["XI"]}, "play[0]: trick 1: XI is not in the forehand's hand (the viewer's)"),
         ({"play": ["DK", "D2", "S10", "XX", "H2", "SK"]}, "play[5]: trick 3: SK is illegal on H2"),
+        # The dealer trumped S10, so he holds no spade, yet leads one (issue 19).
+        (
+            {"play": ["S10", "XX", "SQ"]},
+            "play[2]: trick 2: SQ is played by the dealer, who showed out of spades at trick 1",
+        ),
+        # He showed out of hearts, yet the unseen tarocks are his for sure.
+        (
+            {"play": ["HK", "DQ"]},
+            "play[1]: trick 1: DQ is illegal on HK: the dealer holds XX (no king, trull card or tarock lies face"
+            " down in a pile) and must play a tarock",
+        ),
         ({"announcements": [{"by": "dealer", "what": "pagat", "when": "after"}]}, "--defender-announcements"),
     ],
 )
@@ -106,13 +118,33 @@ def test_bad_input_is_one_line_naming_the_field(tmp_path: Path, changes: dict[st
 
 
 def test_a_view_no_world_fits_says_so(tmp_path: Path) -> None:
-    # The dealer answers HK with a diamond: neither hearts nor tarocks left
-    # to him, yet his unseen tarocks cannot lie face down in his pile.
-    result = run("odds", broken_view(tmp_path, play=["HK", "DQ"]))
+    # Every unseen plain card seen in the dealer's pile: more than it holds.
+    view = parse_view(json.loads(Path(VIEW).read_text()), VIEW)
+    crowded = sorted(hand_names(ALL_CARDS & ~view.hand & ~view.pile & ~SUIT_MASKS[TAROCK]))
+    result = run("odds", broken_view(tmp_path, other={"pile": crowded, "holds": []}, play=[]))
     assert result.exit_code == 2, result.output
     assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
-    assert "Error: " in result.stderr and "no world fits the view: " in result.stderr
-    assert "the dealer played no tarock at trick 1" in result.stderr
+    assert "Error: " in result.stderr and "no world fits the view: the dealer's pile holds 12 cards" in result.stderr
+
+
+def test_a_batch_of_views_records_an_impossible_one_and_goes_on(tmp_path: Path) -> None:
+    good = json.dumps(json.loads(Path(VIEW).read_text()))
+    impossible = json.dumps(json.loads(Path(VIEW).read_text()) | {"play": ["S10", "XX", "SQ", "SK"]})
+    views = tmp_path / "views.jsonl"
+    views.write_text(f"{impossible}\n{good}\n")
+    results = tmp_path / "results.jsonl"
+    args = ["batch", str(views), "-o", str(results), "--odds", "5", "--jobs", "1", "-q", "--json"]
+    first = run(*args)
+    assert first.exit_code == 1, first.output
+    records = {
+        record["line"]: record for record in map(json.loads, results.read_text().splitlines()) if "line" in record
+    }
+    assert "showed out of spades at trick 1" in records[1]["error"]
+    assert records[2]["report"]["worlds"] == 45
+    written = results.read_bytes()
+    again = run(*args)  # resumed: nothing left to do, nothing stops it
+    assert again.exit_code == 1, again.output
+    assert results.read_bytes() == written
 
 
 def test_samples_and_jobs_are_checked() -> None:

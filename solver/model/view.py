@@ -30,11 +30,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Final
 
 from kosolve.model.announcements import Announcement
-from kosolve.model.cards import KINGS, SUIT_MASKS, TAROCK, Card, Hand, card_name, cards_of, hand_names, mask_of
+from kosolve.model.cards import (
+    ALL_CARDS,
+    KINGS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TAROCK,
+    Card,
+    Hand,
+    card_name,
+    cards_of,
+    hand_names,
+    mask_of,
+    suit_of,
+)
 from kosolve.model.deal import (
     Deal,
     DealError,
@@ -72,6 +85,8 @@ SEEN_IN_PILES: Final[Hand] = TAROCKS | KINGS
 """Cards that never lie face down in a pile: kings and trull cards are
 never laid away and a tarock laid away is shown (docs/rules.md §3.3), so
 such a card in a pile is a talon card or a face-up tarock, seen by both."""
+FACE_DOWN: Final[Hand] = ALL_CARDS & ~SEEN_IN_PILES
+"""The cards that may lie face down in a pile: plain suit cards, no kings."""
 PACK_PILES: Final = 2 * DISCARD_SIZE + TALON_SIZE
 """The cards in the two piles together at trick 1: 22."""
 
@@ -252,34 +267,83 @@ class _ViewParser(_Parser):
         items = self.card_array("play", value)
         if len(items) > 2 * TRICKS_PER_GAME:
             raise self.error("play", f"{len(items)} cards played, but a game has {2 * TRICKS_PER_GAME}")
-        cards = [self.card(f"play[{index}]", item) for index, item in enumerate(items)]
-        remaining = known.hand
-        where: dict[Card, int] = {}
-        lies = ((known.pile, "in the viewer's pile"), (known.other_pile, "in the other's pile"))
-        for index, played in enumerate(_walk(known.leader, cards)):
-            card = played.card
-            field = f"play[{index}]: trick {index // 2 + 1}"
-            mover = seat_name(played.seat)
-            if card in where:
-                raise self.error(field, f"{card_name(card)} was already played at play[{where[card]}]")
-            where[card] = index
-            if played.seat == known.view:
-                if not remaining >> card & 1:
-                    raise self.error(field, f"{card_name(card)} is not in the {mover}'s hand (the viewer's)")
-                if played.led is not None and not legal_replies(remaining, played.led) >> card & 1:
-                    raise self.error(
-                        field,
-                        f"{card_name(card)} is illegal on {card_name(played.led)}:"
-                        f" the {mover} must follow suit, else play a tarock",
-                    )
-                remaining &= ~(1 << card)
-                continue
-            if known.hand >> card & 1:
-                raise self.error(field, f"{card_name(card)} is played by the {mover} but is in the viewer's hand")
-            for mask, what in lies:
-                if mask >> card & 1:
-                    raise self.error(field, f"{card_name(card)} is played by the {mover} but lies {what}")
-        return tuple(cards)
+        cards = tuple(self.card(f"play[{index}]", item) for index, item in enumerate(items))
+        problem = play_problem(replace(known, play=cards))
+        if problem is not None:
+            index, message = problem
+            raise self.error(f"play[{index}]: trick {index // 2 + 1}", message)
+        return cards
+
+
+def play_problem(view: SeatView) -> tuple[int, str] | None:
+    """The first card of ``view``'s play that no deal consistent with the
+    rest of the view could have seen played, as its index in the play and
+    what is wrong; None when there is none.
+
+    Besides the cards themselves (each once, the viewer's own from his hand
+    and legal, the other's not where the viewer holds or saw them), the
+    play reveals the other's hand: a suit he showed out of (or, not
+    trumping, the tarocks) he holds no more, so he cannot play it later;
+    and the unseen kings, trull cards and tarocks not seen in his pile are
+    surely in his hand (none lies face down in a pile, :data:`SEEN_IN_PILES`),
+    so he cannot show out of their suit while one of them is left.
+
+    >>> from kosolve.model.cards import parse_card
+    >>> view = load_view("examples/views/trick4.json")
+    >>> play_problem(view) is None
+    True
+    >>> play_problem(replace(view, play=view.play[:4] + (parse_card("SQ"),)))
+    (4, 'SQ is played by the dealer, who showed out of spades at trick 2')
+    """
+    unseen = ALL_CARDS & ~(view.hand | view.pile)
+    played_by_other = mask_of(p.card for p in view.played() if p.seat == view.other)
+    # His for sure and never played: the cards he must still hold at the end.
+    kept = unseen & ~view.other_pile & ~FACE_DOWN & ~played_by_other
+    remaining = view.hand
+    where: dict[Card, int] = {}
+    voids: dict[int, int] = {}  # each suit the other showed out of, and the trick that showed it
+    lies = ((view.pile, "in the viewer's pile"), (view.other_pile, "in the other's pile"))
+    for index, played in enumerate(view.played()):
+        card = played.card
+        trick = index // 2 + 1
+        mover = seat_name(played.seat)
+        if card in where:
+            return index, f"{card_name(card)} was already played at play[{where[card]}]"
+        where[card] = index
+        if played.seat == view.view:
+            if not remaining >> card & 1:
+                return index, f"{card_name(card)} is not in the {mover}'s hand (the viewer's)"
+            if played.led is not None and not legal_replies(remaining, played.led) >> card & 1:
+                return index, (
+                    f"{card_name(card)} is illegal on {card_name(played.led)}:"
+                    f" the {mover} must follow suit, else play a tarock"
+                )
+            remaining &= ~(1 << card)
+            continue
+        if view.hand >> card & 1:
+            return index, f"{card_name(card)} is played by the {mover} but is in the viewer's hand"
+        for mask, what in lies:
+            if mask >> card & 1:
+                return index, f"{card_name(card)} is played by the {mover} but lies {what}"
+        suit = suit_of(card)
+        if suit in voids:
+            shown_out = f"showed out of {SUIT_NAMES[suit]} at trick {voids[suit]}"
+            return index, f"{card_name(card)} is played by the {mover}, who {shown_out}"
+        if played.led is None or suit == suit_of(played.led):
+            continue
+        led = suit_of(played.led)
+        shown = (led,) if TAROCK in (suit, led) else (led, TAROCK)
+        for void in shown:
+            voids.setdefault(void, trick)
+            held = kept & SUIT_MASKS[void]
+            if held:
+                duty = "follow suit" if void == led else "play a tarock"
+                return index, (
+                    f"{card_name(card)} is illegal on {card_name(played.led)}: the {mover} holds"
+                    f" {card_name(next(cards_of(held)))} (no king, trull card or tarock lies face down"
+                    f" in a pile) and must {duty}"
+                )
+    return None
 
 
 def parse_view(data: object, source: str) -> SeatView:
@@ -395,6 +459,7 @@ def auction_view(dealt: Dealt, seat: Seat) -> SeatView:
 
 
 __all__ = [
+    "FACE_DOWN",
     "FORMAT_VERSION",
     "KEYS",
     "SEEN_IN_PILES",
@@ -406,6 +471,7 @@ __all__ = [
     "load_view",
     "parse_view",
     "pile_size",
+    "play_problem",
     "read_view",
     "view_of",
     "view_to_json",

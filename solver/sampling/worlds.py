@@ -36,16 +36,13 @@ import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
 
 from kosolve.model.cards import (
     ALL_CARDS,
     SUIT_MASKS,
-    SUIT_NAMES,
     TAROCK,
     Card,
     Hand,
-    card_name,
     cards_of,
     hand_names,
     mask_of,
@@ -55,10 +52,7 @@ from kosolve.model.deal import Deal
 from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, TALON_SIZE, Dealt
 from kosolve.model.game import SEATS, seat_name
 from kosolve.model.reprs import readable_repr
-from kosolve.model.view import SEEN_IN_PILES, SeatView
-
-FACE_DOWN: Final[Hand] = ALL_CARDS & ~SEEN_IN_PILES
-"""The cards that may lie face down in a pile: plain suit cards, no kings."""
+from kosolve.model.view import FACE_DOWN, SeatView, play_problem
 
 
 class NoWorldError(ValueError):
@@ -135,24 +129,17 @@ def _low(hand: Hand) -> list[Card]:
     return sorted(cards_of(hand))
 
 
-def _voids(view: SeatView) -> tuple[Hand, dict[int, str]]:
-    """The suits the other showed out of, as one mask, and for each suit
-    the first trick that showed it, for the messages."""
+def _voids(view: SeatView) -> Hand:
+    """The suits the other showed out of (and the tarocks, once he neither
+    followed nor trumped), as one mask."""
     mask = 0
-    reasons: dict[int, str] = {}
-    other = seat_name(view.other)
-    for index, played in enumerate(view.played()):
+    for played in view.played():
         if played.seat != view.other or played.led is None:
             continue
         led, card = suit_of(played.led), suit_of(played.card)
-        trick = index // 2 + 1
         if card != led:
-            mask |= SUIT_MASKS[led]
-            reasons.setdefault(led, f"the {other} showed out of {SUIT_NAMES[led]} at trick {trick}")
-        if card != led and card != TAROCK and not mask & SUIT_MASKS[TAROCK]:
-            mask |= SUIT_MASKS[TAROCK]
-            reasons[TAROCK] = f"the {other} played no tarock at trick {trick}"
-    return mask, reasons
+            mask |= SUIT_MASKS[led] | (SUIT_MASKS[TAROCK] if card != TAROCK else 0)
+    return mask
 
 
 def world_space(view: SeatView) -> WorldSpace:
@@ -172,18 +159,15 @@ def world_space(view: SeatView) -> WorldSpace:
                 f" and {flexible.bit_count()} plain cards unseen"
             )
         return WorldSpace(view, unseen & ~pile_only & ~flexible, pile_only, flexible, free)
-    voids, reasons = _voids(view)
+    problem = play_problem(view)
+    if problem is not None:
+        index, message = problem
+        raise NoWorldError(f"no world fits the view: play[{index}]: trick {index // 2 + 1}: {message}")
     played = view.played_by(view.other)
-    pile_only = view.other_pile | unseen & voids & ~played
+    pile_only = view.other_pile | unseen & _voids(view) & ~played
     hand_only = played | unseen & ~view.other_pile & ~FACE_DOWN
-    clash = pile_only & hand_only
-    if clash:
-        # Only an unseen card of a suit he showed out of lands in both.
-        card = next(cards_of(clash))
-        raise NoWorldError(
-            f"no world fits the view: {card_name(card)} cannot lie face down in the {other}'s pile"
-            f" (no kings, trull cards or tarocks), so he held it, but {reasons[suit_of(card)]}"
-        )
+    # play_problem refuses a view whose play puts a card in both.
+    assert not pile_only & hand_only
     flexible = unseen & ~pile_only & ~hand_only
     free = size - pile_only.bit_count()
     if free < 0:
@@ -240,7 +224,6 @@ def sample_worlds(view: SeatView, n: int, seed: int = 0) -> Iterator[Deal | Deal
 
 
 __all__ = [
-    "FACE_DOWN",
     "NoWorldError",
     "WorldSpace",
     "all_worlds",
