@@ -6,16 +6,20 @@ world valued as the exchange table values it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from views import brute_force_piles, random_auction_view, random_view
 
+import kosolve.sampling.odds
 from kosolve.analysis.report import Analyser
 from kosolve.model.cards import card_name, hand_names
+from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import CONTRACTS, seat_name
-from kosolve.model.view import SeatView
+from kosolve.model.view import SeatView, load_view
 from kosolve.sampling.odds import GOAL_NAMES, odds
 from kosolve.sampling.worlds import sample_worlds, world_space
 from kosolve.tools import reference
@@ -139,3 +143,29 @@ def test_before_the_auction_each_world_is_valued_as_its_exchange_table_says() ->
         assert row.game_points.mean == pytest.approx(sum(points) / 2)
         assert row.p_win == pytest.approx(sum(wins) / 2)
     assert result.to_json()["feasible"] is None and len(result.to_json()["contracts"]) == len(CONTRACTS)  # type: ignore[arg-type]
+
+
+class Enough(Exception):
+    """Stops the odds after their first world."""
+
+
+def test_the_worlds_are_drawn_as_they_are_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A million samples must not be dealt before the first is solved.
+    drawn = 0
+
+    def counted(view: SeatView, samples: int, seed: int) -> Iterator[Deal | Dealt]:
+        nonlocal drawn
+        for world in sample_worlds(view, samples, seed):
+            drawn += 1
+            yield world
+
+    def first_only(done: int, total: int) -> None:
+        assert total == 10**6
+        raise Enough
+
+    monkeypatch.setattr(kosolve.sampling.odds, "sample_worlds", counted)
+    view = load_view(Path(__file__).resolve().parent.parent / "examples" / "views" / "auction.json")
+    assert world_space(view).worlds > 10**9
+    with pytest.raises(Enough):
+        odds(view, 10**6, jobs=1, progress=first_only)
+    assert drawn == 1
