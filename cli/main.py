@@ -57,8 +57,8 @@ class DefaultCommandGroup(click.Group):
             raise one_line(error) from None
         except KeyboardInterrupt:
             raise Interrupted() from None
-        except MemoryError:
-            raise click.ClickException("out of memory") from None
+        except MemoryError as error:
+            raise click.ClickException(str(error) or "out of memory") from None
         except BrokenPipeError:
             _quiet_stdout()
             ctx.exit(0)

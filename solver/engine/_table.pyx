@@ -14,6 +14,8 @@ from libc.string cimport memcpy
 
 from kosolve.engine._threads cimport MAX_THREADS, run_threads
 
+from kosolve.engine import memory
+
 MIN_TABLE_MB = 1.0 / 1024
 """A kilobyte, sixteen buckets: the tests solve with tables this small, so
 that nearly every store evicts another entry."""
@@ -24,6 +26,12 @@ stores (a whole deal: a few hundred thousand positions)."""
 
 class TableSizeError(ValueError):
     """A table size outside [MIN_TABLE_MB, MAX_TABLE_MB] (or not a number)."""
+
+
+class TableMemoryError(MemoryError):
+    """A table larger than the memory this process may still take
+    (:func:`kosolve.engine.memory.available_bytes`): refused before a byte
+    of it is committed."""
 
 
 cdef extern from *:
@@ -85,6 +93,12 @@ cdef int table_allocate(Table* table, double mb, int key_words, bint current_onl
     """Allocate a table of ``mb`` megabytes (rounded down to a power-of-two
     number of buckets) whose entries have ``key_words`` key words."""
     cdef uint64_t n = buckets_for(mb)
+    available = memory.available_bytes()
+    if available is not None and n * BUCKET_BYTES > available:
+        raise TableMemoryError(
+            f"a table of {n * BUCKET_BYTES / 2**20:g} MB is more than the {available / 2**20:,.0f} MB"
+            " of memory available"
+        )
     table.buckets = <char*>aligned_calloc(n * BUCKET_BYTES)
     if table.buckets == NULL:
         raise MemoryError(f"cannot allocate a transposition table of {n * BUCKET_BYTES} bytes")
