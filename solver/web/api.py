@@ -40,7 +40,7 @@ from kosolve.model.cards import (
 from kosolve.model.deal import DEALT_KEY, Deal, DealError, parse_deal, read_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, seat_name
-from kosolve.model.quoting import describe
+from kosolve.model.quoting import describe, member
 from kosolve.render.text import group_tricks
 from kosolve.tools.dealing import deal_bid
 
@@ -49,6 +49,15 @@ API_VERSION: Final = 1
 and every answer (``"api": 1``)."""
 MAX_REQUEST_BYTES: Final = 1 << 20
 """The largest request body read: a deal file is a few KB."""
+QUEUE_BOUND: Final = 32
+"""The most requests ``kosolve serve`` lets wait for its solver (``--queue``):
+a page asks three at a time at most (a position, the review and the
+exchange table), and 32 first clicks are searched in a second or two."""
+TIME_LIMIT_S: Final = 30
+"""The seconds within which ``kosolve serve`` answers a request for its
+solver (``--time-limit``), waiting in the queue included: an exchange table
+takes a second or two, the review of a whole hand judged by the net score a
+few."""
 DEAL_SOURCE: Final = "deal"
 """How a message names the deal of a request: ``deal: play[3]: ...``."""
 MAX_SEED: Final = 2**63
@@ -87,19 +96,31 @@ def read_request(body: bytes) -> Mapping[str, object]:
         raise RequestError(str(error)) from None
     if not isinstance(data, Mapping):
         raise _error("", f"expected a JSON object, got {describe(data)}")
-    # The reader names a key given twice (a dict keeps the last value only),
-    # as a deal file's parser refuses it.
-    twice = getattr(data, "twice", None)
-    if twice is not None:
-        raise _error(str(twice), "key given twice")
+    _once(data)
     return data
 
 
-def _keys(request: Mapping[str, object], allowed: tuple[str, ...]) -> None:
+def _given_twice(data: Mapping[str, object]) -> str | None:
+    """The first key of ``data`` given twice: the reader remembers it, since
+    a dict keeps the last value only."""
+    twice = getattr(data, "twice", None)
+    return twice if isinstance(twice, str) else None
+
+
+def _once(data: Mapping[str, object], field: str = "") -> None:
+    """Refuse an object of the request, at ``field``, with a key given
+    twice, as a deal file's parser refuses one."""
+    twice = _given_twice(data)
+    if twice is not None:
+        raise _error(member(field, twice), "key given twice")
+
+
+def _keys(request: Mapping[str, object], allowed: tuple[str, ...], field: str = "") -> None:
+    """Refuse a key of the object at ``field`` that is not ``allowed``; the
+    message quotes it (a key may be any text, of any length)."""
     for key in request:
         if key not in allowed:
-            expected = ", ".join(allowed)
-            raise _error(str(key), f"unknown key (expected {expected})")
+            raise _error(member(field, key), f"unknown key (expected {', '.join(allowed)})")
 
 
 def _typed(request: Mapping[str, object], key: str, kind: type[T], what: str, default: T, prefix: str = "") -> T:
@@ -117,7 +138,8 @@ def _rules(request: Mapping[str, object], base: Rules) -> Rules:
     if not isinstance(given, Mapping):
         raise _error("rules", f"expected an object, got {describe(given)}")
     names = tuple(field.name for field in fields(Rules))
-    _keys({f"rules.{key}": value for key, value in given.items()}, tuple(f"rules.{name}" for name in names))
+    _once(given, "rules")
+    _keys(given, names, "rules")
     values: dict[str, object] = {}
     for name in names:
         default = getattr(base, name)
@@ -214,14 +236,20 @@ def position_answer(
     return {"api": API_VERSION, "report": report.to_json(), "view": view_of(report)}
 
 
-def review_answer(analyser: Analyser, deal: Deal, rules: Rules = DEFAULT_RULES) -> dict[str, object]:
+def review_answer(
+    analyser: Analyser,
+    deal: Deal,
+    rules: Rules = DEFAULT_RULES,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, object]:
     """The review of ``deal``'s whole play: every card's value before and
     after it and its loss, the mistakes, when each announcement was no
     longer makeable (judged by the net score when the library's default
-    says so), and the settlement of a hand played out."""
+    says so), and the settlement of a hand played out.  ``progress``
+    follows the review's steps (:meth:`Analyser.analyse`)."""
     options = Options(rules=rules, moves=False, feasibility=False, postmortem=True)
     try:
-        report = analyser.analyse(deal, options)
+        report = analyser.analyse(deal, options, progress)
     except OptionsError as error:
         raise RequestError(f"{DEAL_SOURCE}: {error}") from None
     return {"api": API_VERSION, "report": report.to_json()}
@@ -234,7 +262,8 @@ def exchange_answer(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
     """The exchange table and par of a deal as dealt, and the file's own
-    bid and exchange valued when it names them."""
+    bid and exchange valued when it names them; ``progress`` follows the
+    table (:meth:`Analyser.analyse_exchange`)."""
     declared = None
     if file.contract is not None and file.declarer is not None and file.exchange is not None:
         declared = (file.declarer, file.contract, file.exchange)
@@ -256,8 +285,10 @@ def random_dealt(seed: int, rules: Rules = DEFAULT_RULES) -> DealtFile:
 
 class Service:
     """The API's answers from one :class:`Analyser`, whose tables stay warm
-    between requests; one request at a time searches (the web server may
-    call from several threads, a solver is not shared)."""
+    between requests; one request at a time searches (a solver is not
+    shared between threads).  ``progress`` of the long answers, the review
+    and the exchange table, is called between their searches; an exception
+    it raises stops the answer (the web server's time limit)."""
 
     def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, rules: Rules = DEFAULT_RULES, threads: int = 1) -> None:
         self.analyser = Analyser(tt_mb, threads)
@@ -271,21 +302,29 @@ class Service:
         rules = _rules(request, self.rules)
         data = _deal_object(request)
         if "play" in request:
+            # The copy keeps the deal's keys, not what the reader noted of them.
+            twice = _given_twice(data)
+            if twice is not None:
+                raise RequestError(f"{DEAL_SOURCE}: {member('', twice)}: key given twice")
             data = {**data, "play": request["play"]}
         score = _typed(request, "score", bool, "a boolean", False)
         deal = _deal(data, rules)
         with self._lock:
             return position_answer(self.analyser, deal, rules=rules, score=score)
 
-    def review(self, request: Mapping[str, object]) -> dict[str, object]:
+    def review(
+        self, request: Mapping[str, object], progress: Callable[[int, int], None] | None = None
+    ) -> dict[str, object]:
         """``POST /api/v1/review``: the file's play reviewed card by card."""
         _keys(request, ("deal", "rules"))
         rules = _rules(request, self.rules)
         deal = _deal(_deal_object(request), rules)
         with self._lock:
-            return review_answer(self.analyser, deal, rules)
+            return review_answer(self.analyser, deal, rules, progress)
 
-    def exchange(self, request: Mapping[str, object]) -> dict[str, object]:
+    def exchange(
+        self, request: Mapping[str, object], progress: Callable[[int, int], None] | None = None
+    ) -> dict[str, object]:
         """``POST /api/v1/exchange``: the exchange table and par of a deal as dealt."""
         _keys(request, ("deal", "rules"))
         rules = _rules(request, self.rules)
@@ -297,7 +336,7 @@ class Service:
         except DealError as error:
             raise RequestError(str(error)) from None
         with self._lock:
-            return exchange_answer(self.analyser, file, rules)
+            return exchange_answer(self.analyser, file, rules, progress)
 
     def random_deal(self, request: Mapping[str, object]) -> dict[str, object]:
         """``POST /api/v1/random``: a realistic deal as dealt, from ``seed``
@@ -315,6 +354,8 @@ class Service:
 __all__ = [
     "API_VERSION",
     "MAX_REQUEST_BYTES",
+    "QUEUE_BOUND",
+    "TIME_LIMIT_S",
     "RequestError",
     "Service",
     "exchange_answer",
