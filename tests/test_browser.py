@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -196,6 +197,30 @@ def test_a_random_deal_is_the_realistic_deal_of_its_seed(page: Any, url: str, an
     page.click("#random")
     page.wait_for_function("() => document.getElementById('board').dataset.name === 'random deal, seed 42'")
     assert_shows_library(wait_for_line(page, ()), analyser, deal_game(random.Random(42)), ())
+
+
+class SlowService(Service):
+    """Each position takes a third of a second more: clicks come faster than
+    answers."""
+
+    def position(self, request: Mapping[str, object]) -> dict[str, object]:
+        time.sleep(0.3)
+        return super().position(request)
+
+
+def test_a_click_dropped_for_a_newer_one_is_no_error(page: Any, analyser: Analyser) -> None:
+    deal = load_deal(EXAMPLES / "played.json")
+    with serving(SlowService(tt_mb=16), [("played.json", json.loads((EXAMPLES / "played.json").read_text()))]) as url:
+        statuses: list[int] = []
+        page.on("response", lambda response: statuses.append(response.status) if "position" in response.url else None)
+        page.goto(url)
+        wait_for_line(page, ())
+        for _ in range(4):
+            page.keyboard.press("ArrowRight")
+        assert_shows_library(wait_for_line(page, deal.play[:4]), analyser, deal, deal.play[:4])
+        # The server dropped the clicks still waiting when a newer one came.
+        assert 409 in statuses
+        assert page.is_hidden("#error")
 
 
 def test_a_bad_deal_is_one_line_on_the_page(page: Any, url: str) -> None:

@@ -10,6 +10,12 @@
   const SEATS = ["forehand", "dealer"];
   const SYMBOLS = { H: "♥", D: "♦", S: "♠", C: "♣" };
   const SMALL_LOSS = 6; // thirds: up to 2 points is a small loss
+  // This page load's id: the server drops a click's position still waiting
+  // for the solver when a newer click of the same page comes (docs/web.md).
+  const CLIENT = Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join("");
+
+  // An answer the server dropped for a newer request of this page: no error.
+  class Superseded extends Error {}
 
   const state = {
     name: "",
@@ -100,13 +106,14 @@
 
   // ---- where the answers come from -------------------------------------
 
-  async function post(path, body) {
+  async function post(path, body, headers) {
     const response = await fetch(API + path, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...headers },
       body: JSON.stringify(body),
     });
     const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (response.status === 409) throw new Superseded(data.error);
     if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
     return data;
   }
@@ -123,7 +130,7 @@
       if (!onFilePlay(line)) throw new Error("this report holds the file's play only; serve the file to try other cards");
       answer = REPORT.positions[line.length];
     } else {
-      answer = await post("position", { deal: state.deal, play: line });
+      answer = await post("position", { deal: state.deal, play: line }, { "X-Kosolve-Client": CLIENT });
     }
     state.cache.set(key, answer);
     return answer;
@@ -233,7 +240,7 @@
       showError("");
       draw();
     } catch (error) {
-      if (token === state.token) showError(error.message);
+      if (token === state.token && !(error instanceof Superseded)) showError(error.message);
     } finally {
       if (token === state.token) busy(false);
     }
