@@ -55,9 +55,9 @@ a page asks three at a time at most (a position, the review and the
 exchange table), and 32 first clicks are searched in a second or two."""
 TIME_LIMIT_S: Final = 30
 """The seconds within which ``kosolve serve`` answers a request for its
-solver (``--time-limit``), waiting in the queue included: an exchange table
-takes a second or two, the review of a whole hand judged by the net score a
-few."""
+solver (``--time-limit``), waiting in the queue included: ten times the
+slowest exchange table of the benchmark's (2.3 s; half a second in median,
+docs/benchmarks.md), and a review takes less than a second."""
 DEAL_SOURCE: Final = "deal"
 """How a message names the deal of a request: ``deal: play[3]: ...``."""
 MAX_SEED: Final = 2**63
