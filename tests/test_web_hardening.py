@@ -192,6 +192,14 @@ def test_a_key_given_twice_is_refused(url: str, request_: str, message: str) -> 
     assert (answer.status, answer.error) == (400, message)
 
 
+def test_a_file_name_that_is_not_utf8_is_listed() -> None:
+    # A file system name undecodable as UTF-8 reaches Python as lone surrogates.
+    name = "d\udcffal.json"
+    with serving(Service(tt_mb=4), [(name, example("played.json"))]) as url:
+        answer = call(url, "GET", "/api/v1/files")
+    assert answer.status == 200 and json.loads(answer.body)["files"][0]["name"] == name
+
+
 # ---- the solver's queue ---------------------------------------------------------
 
 
