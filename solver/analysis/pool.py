@@ -19,15 +19,26 @@ Workers start with the ``spawn`` method: a forked child of a process whose
 searches ran on several threads may inherit locks those threads held.
 The task must be a module-level function (it is sent to the workers by
 name).
+
+The pool's own process is in charge of its workers: they ignore Ctrl-C
+and SIGTERM, which reach that process as an exception, and leaving the
+pool on an exception kills them at once; they die with that process
+however it ends, a SIGKILL included, so that no worker outlives it
+holding its output open.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
@@ -39,6 +50,8 @@ Task = Callable[[Analyser, Item], Result]
 
 _WORKER: dict[float, Analyser] = {}
 """This process's analyser, by table budget (one entry in practice)."""
+PR_SET_PDEATHSIG: Final = 1
+"""Linux's prctl option: the signal a process gets when its parent dies."""
 
 
 class JobsError(ValueError):
@@ -64,6 +77,40 @@ def worker_analyser(tt_mb: float = DEFAULT_BUDGET_MB) -> Analyser:
     return analyser
 
 
+def _killed_with_parent() -> bool:
+    """Have Linux SIGKILL this process when its parent ends (strictly, the
+    parent's thread that started it: a pool lives within one thread's with
+    block); whether it could."""
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = ctypes.CDLL(None)
+    zero = ctypes.c_ulong(0)
+    return int(libc.prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), zero, zero, zero)) == 0
+
+
+def _exit_when_gone(parent_sentinel: int) -> None:
+    """Exit this process as soon as its parent has ended."""
+    multiprocessing.connection.wait([parent_sentinel])
+    os._exit(1)
+
+
+def _start_worker() -> None:
+    """The initializer of a pool's worker process (see the module's text)."""
+    # Ctrl-C in a terminal and a process group's SIGTERM reach the workers
+    # too: one stopping on its own would have its pool report a crash, not
+    # an interrupt, and print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    assert parent is not None, "a pool's worker has a parent"
+    if _killed_with_parent():
+        if os.getppid() != parent.pid:
+            # The parent ended before prctl: no signal will come.
+            os._exit(1)
+    else:
+        threading.Thread(target=_exit_when_gone, args=(parent.sentinel,), daemon=True).start()
+
+
 def run_task(task: Task[Item, Result], item: Item, tt_mb: float) -> Result:
     """Run ``task`` on ``item`` with this process's analyser."""
     return task(worker_analyser(tt_mb), item)
@@ -72,25 +119,45 @@ def run_task(task: Task[Item, Result], item: Item, tt_mb: float) -> Result:
 class WorkerPool:
     """``jobs`` processes (or this one, for one job), each with one
     analyser of ``tt_mb`` megabytes of tables.  Use it as a context manager:
-    leaving it stops the workers, also when the caller was interrupted."""
+    leaving it stops the workers, at once when the caller was interrupted.
 
-    def __init__(self, jobs: int | None = None, tt_mb: float = DEFAULT_BUDGET_MB) -> None:
-        self.jobs = default_jobs() if jobs is None else jobs
-        if self.jobs < 1:
-            raise JobsError(f"jobs must be at least 1, not {self.jobs}")
+    ``jobs`` (every core by default) is capped at the cores this process may
+    use, and at ``items``, the number of items to come when the caller
+    knows it: a process more would only wait, and cost its memory.
+
+    >>> WorkerPool(jobs=4, items=1).jobs
+    1
+    """
+
+    def __init__(self, jobs: int | None = None, tt_mb: float = DEFAULT_BUDGET_MB, items: int | None = None) -> None:
+        cores = default_jobs()
+        asked = cores if jobs is None else jobs
+        if asked < 1:
+            raise JobsError(f"jobs must be at least 1, not {asked}")
+        work = asked if items is None else max(1, items)
+        self.jobs = min(asked, cores, work)
         self.tt_mb = tt_mb
         self._executor: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> WorkerPool:
         if self.jobs > 1:
-            self._executor = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(
+                self.jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+            )
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._executor is not None:
-            # An interrupted caller waits for no item it will not read.
-            self._executor.shutdown(wait=exc_info[0] is None, cancel_futures=True)
-            self._executor = None
+        if self._executor is None:
+            return
+        if exc_info[0] is not None:
+            # The caller reads no more results: its workers stop now, not
+            # after their current items, which the shutdown (or, without
+            # waiting, the interpreter's exit) would wait for.  The executor
+            # has no public way to do it before Python 3.14.
+            for process in list(self._executor._processes.values()):
+                process.kill()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._executor = None
 
     def imap_unordered(self, task: Task[Item, Result], items: Iterable[Item]) -> Iterator[tuple[int, Result]]:
         """``(index, result)`` for every item, as each is finished.  At
