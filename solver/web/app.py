@@ -151,11 +151,12 @@ class _Job:
             self.answer.set_result(outcome)
 
 
-class SolverQueue:
+class _SolverQueue:
     """The solver's own thread and the jobs waiting for it, in the order
     they came: one runs at a time (the service has one set of tables), the
     event loop and the thread pool that serves files never wait for it, and
-    at most ``bound`` wait."""
+    at most ``bound`` wait.  :meth:`submit` and :meth:`withdraw` are called
+    in the event loop, which owns the jobs' answers."""
 
     def __init__(self, bound: int) -> None:
         self.bound = bound
@@ -222,7 +223,7 @@ class SolverQueue:
 
 
 def _solver_endpoint(
-    solver: SolverQueue, work: Work, time_limit_s: float, superseded: bool = False
+    solver: _SolverQueue, work: Work, time_limit_s: float, superseded: bool = False
 ) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint of ``work``, run on the solver's thread; with
     ``superseded`` a newer request of the same page drops a waiting one."""
@@ -319,7 +320,7 @@ def create_app(
     may give as their ``Host``; at most ``queue`` requests wait for the
     solver, each answered within ``time_limit_s`` seconds."""
     listed = {"api": API_VERSION, "files": [{"name": name, "deal": deal} for name, deal in files]}
-    solver = SolverQueue(queue)
+    solver = _SolverQueue(queue)
 
     @asynccontextmanager
     async def running(app: Starlette) -> AsyncIterator[None]:
@@ -489,7 +490,6 @@ __all__ = [
     "LOOPBACK",
     "PREFIX",
     "STATIC",
-    "SolverQueue",
     "create_app",
     "listen",
     "server",
