@@ -65,19 +65,18 @@ def timed(deals: Path, answers: Answerer, cpu: CpuClock, folder: Path, name: str
     """The wall time of a whole batch, the time from its first result on,
     and the processor time of the solving processes."""
     results = folder / f"{name}-{time.monotonic_ns()}.jsonl"
-    batch = Batch(
-        DealSource(str(deals)), Question("analyse", Options(feasibility=False, postmortem=False)), str(results)
-    )
+    question = Question("analyse", Options(feasibility=False, postmortem=False))
     first: list[float] = []
 
     def seen(_: Record) -> None:
         if not first:
             first.append(time.perf_counter())
 
-    cpu_start = cpu()
-    start = time.perf_counter()
-    run = batch.run(answers, seen)
-    end = time.perf_counter()
+    with Batch(DealSource(str(deals)), question, str(results)) as batch:
+        cpu_start = cpu()
+        start = time.perf_counter()
+        run = batch.run(answers, seen)
+        end = time.perf_counter()
     assert run.done == batch.todo and not run.failed
     return end - start, end - first[0], cpu() - cpu_start
 

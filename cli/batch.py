@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
 import click
@@ -65,7 +66,7 @@ def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
     metavar="RESULTS.jsonl",
     required=True,
     type=click.Path(dir_okay=False, readable=False),
-    help="The results file: one JSON object a line. If it exists, the batch resumes it.",
+    help="The results file: one JSON object a line. If it exists, the batch resumes it (same deals and options).",
 )
 @jobs_option
 @click.option("--dask", "address", metavar="ADDRESS", help="Run on the Dask cluster whose scheduler is ADDRESS.")
@@ -122,16 +123,23 @@ def batch_command(
 ) -> None:
     """Solve every deal of DEALS, a file of deal lines (one deal file a
     line, as kosolve deal writes them) or a folder of deal files (*.json),
-    into RESULTS.jsonl: one line a deal, its "line" (from 1) or "file" and
-    its "report", the object kosolve --json prints for it (kosolve exchange
-    --json with --exchange, kosolve odds --json with --odds; docs/batch.md).  By default each report has the
-    value and every first card's value.  A bad deal gets an error record, {"line": 17,
-    "error": "..."}, and the batch goes on; the exit status is then 1.
+    into RESULTS.jsonl: a header line with the question, then one line a
+    deal, its "line" (from 1) or "file", the "sha256" of the deal and its
+    "report", the object kosolve --json prints for it (kosolve exchange
+    --json with --exchange, kosolve odds --json with --odds; docs/batch.md).
+    By default each report has the value and every first card's value.  A
+    bad deal gets an error record, {"line": 17, "sha256": "...", "error":
+    "..."}, and the batch goes on; the exit status is then 1.
 
     Each result is on the disk as soon as it is finished.  Interrupted
     (Ctrl-C, a kill, a crash), the same command again resumes: it keeps
     every complete line, drops a torn last one, and solves only the deals
-    not in the file.  At the end it prints a summary (--json: as JSON).
+    not in the file.  It resumes only the results of the same deals (more
+    may have been appended) and the same options, and no file that another
+    batch is writing: anything else is refused, exit status 2.  At the end
+    it prints a summary (--json: as JSON).
+
+    --jobs starts no more processes than there are cores, or deals to do.
 
     \b
     Examples:
@@ -162,18 +170,25 @@ def batch_command(
     else:
         question = Question("exchange" if exchange else "analyse", options)
     try:
-        batch = Batch(DealSource(deals), question, results)
+        source = DealSource(deals)
         with contextlib.ExitStack() as stack:
             answers = (
                 local(jobs, tt_mb)
                 if address is None
                 else stack.enter_context(cluster(address, tt_mb, chunk or DEFAULT_CHUNK))
             )
+            # After the cluster is reached: a batch that cannot start leaves no results file.
+            batch = stack.enter_context(Batch(source, question, results))
             run = _run(batch, answers, quiet)
     except (SourceError, ResultsError) as error:
         raise InputError(str(error)) from None
     except (ClusterError, JobsError, WriteError) as error:
         raise click.ClickException(str(error)) from None
+    except BrokenProcessPool:
+        raise click.ClickException(
+            f"a worker process died (killed, or out of memory): what was finished is in {results};"
+            " the same command again resumes it"
+        ) from None
     _finish(results, run, as_json)
 
 

@@ -4,6 +4,7 @@ tables), and a batch killed midway."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -39,8 +40,16 @@ def write_deals(path: Path, seed: int, count: int, *extra: str) -> list[str]:
     return result.stdout.splitlines()
 
 
+def sha256(text: str) -> str:
+    """The digest a result record keeps of its deal."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    """The records of a results file, its header left out."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0].keys() == {"batch_format", "question"}, "a results file starts with its header"
+    return lines[1:]
 
 
 def by_key(path: Path, field: str = "line") -> dict[Any, Any]:

@@ -14,11 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_helpers import by_key, kill_midway, records, steady, write_deals
+from batch_helpers import by_key, kill_midway, records, sha256, steady, write_deals
 from click.testing import CliRunner, Result
 
-from kosolve.batch.results import ResultsError, read_results, resume
+from kosolve.analysis.report import Options
+from kosolve.batch.results import ResultsError, ResultsFile, read_results
 from kosolve.batch.summary import summarise
+from kosolve.batch.tasks import Question
 from kosolve.cli.main import cli
 
 DEALS = 10
@@ -50,7 +52,7 @@ def test_each_result_is_what_kosolve_json_gives(solved: tuple[Path, Path], tmp_p
         assert single.exit_code == 0, single.output
         expected = json.loads(single.stdout)
         del expected["file"]
-        assert found[number] == {"line": number, "report": steady(expected)}
+        assert found[number] == {"line": number, "sha256": sha256(line), "report": steady(expected)}
 
 
 def test_two_jobs_give_the_one_job_results(solved: tuple[Path, Path], tmp_path: Path) -> None:
@@ -76,8 +78,8 @@ def test_a_torn_last_line_is_dropped_and_nothing_finished_redone(solved: tuple[P
     deals, one = solved
     lines = one.read_bytes().splitlines(keepends=True)
     partial = tmp_path / "partial.jsonl"
-    kept = b"".join(lines[:4])
-    partial.write_bytes(kept + lines[4][: len(lines[4]) // 2])
+    kept = b"".join(lines[:5])  # the header and 4 records
+    partial.write_bytes(kept + lines[5][: len(lines[5]) // 2])
     result = batch(str(deals), "-o", str(partial), "--jobs", "1", "--json")
     assert result.exit_code == 0, result.output
     assert partial.read_bytes().startswith(kept)
@@ -124,7 +126,11 @@ def test_bad_deals_get_error_records_and_the_batch_goes_on(tmp_path: Path) -> No
     assert "3 deal(s) failed" in result.stderr
     found = by_key(tmp_path / "r.jsonl")
     assert sorted(found) == [1, 2, 4, 5, 6]  # the blank line 3 is no deal
-    assert found[2] == {"line": 2, "error": "line 2: expected a JSON object (a deal), got an array"}
+    assert found[2] == {
+        "line": 2,
+        "sha256": sha256("[]"),
+        "error": "line 2: expected a JSON object (a deal), got an array",
+    }
     assert str(found[4]["error"]).startswith("line 4: ")
     assert "report" in found[1] and "report" in found[5]
 
@@ -140,7 +146,11 @@ def test_a_folder_of_deal_files(solved: tuple[Path, Path], tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     found = by_key(tmp_path / "r.jsonl", "file")
     assert found == {
-        f"deal{number:02}.json": {"file": f"deal{number:02}.json", "report": record["report"]}
+        f"deal{number:02}.json": {
+            "file": f"deal{number:02}.json",
+            "sha256": record["sha256"],
+            "report": record["report"],
+        }
         for number, record in by_key(one).items()
     }
 
@@ -164,7 +174,7 @@ def test_deals_as_dealt_play_their_bid_or_give_the_exchange_table(tmp_path: Path
         single = CliRunner().invoke(cli, ["exchange", "--json", "-q", str(file)])
         expected = json.loads(single.stdout)
         del expected["file"]
-        assert found[number] == {"line": number, "report": steady(expected)}
+        assert found[number] == {"line": number, "sha256": sha256(line), "report": steady(expected)}
     summary = json.loads(tables.stdout)
     assert summary["exchange_tables"] == 2 and summary["results"] == 2
 
@@ -203,7 +213,7 @@ def test_odds_of_seat_views_are_what_kosolve_odds_json_gives(tmp_path: Path) -> 
         assert single.exit_code == 0, single.output
         expected = json.loads(single.stdout)
         del expected["file"]
-        assert found[number] == {"line": number, "report": steady(expected)}
+        assert found[number] == {"line": number, "sha256": sha256(lines[number - 1]), "report": steady(expected)}
     assert "view: required key missing" in found[len(views) + 1]["error"]
 
 
@@ -233,12 +243,17 @@ def test_summary_only_reads_the_results(solved: tuple[Path, Path]) -> None:
 
 def test_a_file_that_is_not_results_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    path.write_text('{"line": 1, "report": {}}\n{"hello": 1}\n{"line": 3, "report": {}}\n')
-    with pytest.raises(ResultsError, match="line 2: not a result record"):
-        resume(str(path), "line")
-    path.write_text('{"file": "a.json", "report": {}}\n')
-    with pytest.raises(ResultsError, match="a result of a file, but these deals are by line"):
-        resume(str(path), "line")
+    question = Question("analyse", Options())
+    header = json.dumps({"batch_format": 2, "question": question.to_json()})
+    path.write_text(header + '\n{"line": 1, "report": {}}\n{"hello": 1}\n{"line": 3, "report": {}}\n')
+    with pytest.raises(ResultsError, match="line 3: not a result record"), ResultsFile(str(path), "line", question):
+        pass
+    path.write_text(header + '\n{"file": "a.json", "report": {}}\n')
+    with (
+        pytest.raises(ResultsError, match="a result of a file, but these deals are by line"),
+        ResultsFile(str(path), "line", question),
+    ):
+        pass
 
 
 @pytest.mark.parametrize(

@@ -59,7 +59,8 @@ def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
-    def answers(works: Iterable[Work]) -> Generator[Record, None, None]:
+    def answers(works: Iterable[Work], count: int) -> Generator[Record, None, None]:
+        # The count sizes a pool that is started for the batch; a cluster is there already.
         threads = max(1, sum(client.nthreads().values()))
         source = iter(works)
         chunks = iter(lambda: list(itertools.islice(source, chunk)), [])

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Final
 
 from kosolve.analysis.pool import worker_analyser
@@ -65,6 +65,15 @@ class Question:
             raise ValueError(f"unknown kind of question {self.kind!r} (one of {', '.join(KINDS)})")
         if (self.kind == "odds") != (self.samples > 0):
             raise ValueError("the odds, and only they, take a number of samples, at least 1")
+
+    def to_json(self) -> dict[str, object]:
+        """The question as its results file records it (docs/batch.md).
+
+        >>> asked = Question("odds", Options(), samples=50).to_json()
+        >>> asked["kind"], asked["samples"], asked["options"]["feasibility"], asked["options"]["rules"]["discard"]
+        ('odds', 50, True, 'classic')
+        """
+        return {"kind": self.kind, "options": asdict(self.options), "samples": self.samples, "seed": self.seed}
 
 
 @dataclass(frozen=True)
