@@ -89,6 +89,8 @@ def running(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list[int]
     caught midway (3 results written): the process, the processes below
     it and the arguments that resume it.  What is left of them after the
     test is killed."""
+    if default_jobs() < 2:
+        pytest.skip("two workers need two cores")
     deals = tmp_path / "deals.jsonl"
     write_deals(deals, 8, 40)
     results = tmp_path / "results.jsonl"
