@@ -67,13 +67,14 @@ def tt_mb_option(function: F) -> F:
 
 def jobs_option(function: F) -> F:
     """``--jobs N``: worker processes, one solver each (default: every core
-    this process may use); what they answer does not depend on N."""
+    this process may use; never more than the cores or the work left); what
+    they answer does not depend on N."""
     return click.option(
         "--jobs",
         type=click.IntRange(min=1),
         metavar="N",
-        help="Worker processes on this machine, one solver each; the answers are the same for any N"
-        "  [default: every core]",
+        help="Worker processes on this machine, one solver each, at most one a core and one an item of work;"
+        " the answers are the same for any N  [default: every core]",
     )(function)
 
 

@@ -47,11 +47,15 @@ def test_a_table_larger_than_the_memory_left_is_refused() -> None:
         ["exchange", str(EXAMPLES / "dealt-open.json")],
         ["odds", str(EXAMPLES / "views" / "trick4.json"), "--jobs", "1"],
         ["bench", "--deals", "1"],
+        ["batch", "DEALS", "-o", "RESULTS", "--jobs", "1"],
     ],
     ids=lambda args: args[0] if not args[0].endswith(".json") else "solve",
 )
-def test_every_command_refuses_it_in_one_line(args: list[str]) -> None:
-    result = CliRunner().invoke(cli, [*args, "--tt-mb", "1024"])
+def test_every_command_refuses_it_in_one_line(args: list[str], tmp_path: Path) -> None:
+    deals = tmp_path / "deals.jsonl"
+    deals.write_text((EXAMPLES / "ending.json").read_text().replace("\n", " ") + "\n")
+    files = {"DEALS": str(deals), "RESULTS": str(tmp_path / "results.jsonl")}
+    result = CliRunner().invoke(cli, [*(files.get(arg, arg) for arg in args), "--tt-mb", "1024"])
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()[-1:]
     assert line.startswith("Error: ") and line.endswith("is more than the 100 MB of memory available")

@@ -276,7 +276,7 @@ def odds(
     # Drawn as the workers take them: a million worlds are never all in memory.
     worlds = sample_worlds(view, samples, seed)
     parts = _Parts()
-    with WorkerPool(jobs, tt_mb) as pool:
+    with WorkerPool(jobs, tt_mb, items=total) as pool:
         if view.before_auction:
             items_b = ((w, view.view, rules) for w in worlds if isinstance(w, Dealt))
             results_b = _collect(pool.imap_unordered(value_contracts, items_b), total, progress, parts.contracts)
