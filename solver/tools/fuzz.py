@@ -176,6 +176,18 @@ CARD_ARRAYS: Final = ("hand", "pile", "holds", "play", "talon", "personal", "dis
 """Keys whose value is an array of card names, at any depth, in any kind."""
 
 
+def _within(tree: Tree, node: object) -> bool:
+    """Whether ``node`` is ``tree`` or lies anywhere inside it."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if item is node:
+            return True
+        if isinstance(item, list):
+            stack.extend(member[1] if isinstance(item, Obj) else member for member in item)
+    return False
+
+
 class Mutator:
     """Seeded mutations of an input file, as its tree and then as text."""
 
@@ -308,8 +320,10 @@ class Mutator:
         elif kind == 2:
             other = rng.choice(slots)
             moved = self.get(other)
-            self.put(other, value)
-            self.put(slot, moved)
+            # Not a value with one inside the other: that would make a cycle.
+            if not _within(value, other[0]) and not _within(moved, container):
+                self.put(other, value)
+                self.put(slot, moved)
         elif kind == 3 and isinstance(container, Obj):
             key = container[index][0]
             new_key = rng.choice([self.word(), key.upper(), self.look_alike(key), key + "\n", "x" * 100_000])
@@ -324,8 +338,10 @@ class Mutator:
                 source_list, target_list = self.get(source), self.get(target)
                 assert isinstance(source_list, list) and isinstance(target_list, list)
                 if source_list:
-                    moved = source_list.pop(rng.randrange(len(source_list)))
-                    target_list.insert(rng.randrange(len(target_list) + 1), moved)
+                    at = rng.randrange(len(source_list))
+                    if not _within(source_list[at], target_list):
+                        moved = source_list.pop(at)
+                        target_list.insert(rng.randrange(len(target_list) + 1), moved)
         elif kind == 7:
             self.put(slot, self.scalar())
         elif kind == 8:
