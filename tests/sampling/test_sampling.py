@@ -1,0 +1,253 @@
+"""The worlds a seat view allows: each consistent with the view, counted
+right, enumerated whole, and sampled uniformly (chi-square against the
+uniform distribution, which a card-by-card dealer fails)."""
+
+from __future__ import annotations
+
+import collections
+import math
+import random
+from dataclasses import replace
+
+import pytest
+from support.views import (
+    brute_force_piles,
+    consistent,
+    consistent_dealt,
+    other_pile,
+    random_auction_view,
+    random_view,
+)
+
+from kosolve.model.cards import ALL_CARDS, HEARTS, HK, SUIT_MASKS, TAROCK, hand_names, mask_of, suit_of
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import Dealt
+from kosolve.model.view import SEEN_IN_PILES, SeatView, ViewError, parse_view, view_to_json
+from kosolve.sampling.worlds import NoWorldError, all_worlds, random_worlds, sample_worlds, world_space
+
+PROPERTY_VIEWS = 2000
+"""Views of the property test, each made from a real deal."""
+Z_999: float = 3.090232306167813
+"""The one-sided normal quantile of 0.999: a fixed-seed uniform sampler
+fails a test at that level once in a thousand views."""
+
+
+def chi_square_limit(degrees: int) -> float:
+    """The chi-square statistic that ``degrees`` degrees of freedom exceed
+    with probability 0.001 (Wilson and Hilferty's approximation)."""
+    k = degrees
+    return k * (1 - 2 / (9 * k) + Z_999 * math.sqrt(2 / (9 * k))) ** 3
+
+
+def chi_square(counts: collections.Counter[frozenset[str]], worlds: set[frozenset[str]], draws: int) -> float:
+    expected = draws / len(worlds)
+    assert set(counts) <= worlds
+    return sum((counts[world] - expected) ** 2 / expected for world in worlds)
+
+
+def small_views(count: int, low: int, high: int, seed: int) -> list[SeatView]:
+    """``count`` views with ``low`` to ``high`` consistent worlds, late in
+    play so that few cards are unseen."""
+    rng = random.Random(seed)
+    found: list[SeatView] = []
+    while len(found) < count:
+        view, _ = random_view(rng, cards=rng.randrange(18, 30))
+        if low <= world_space(view).worlds <= high:
+            found.append(view)
+    return found
+
+
+def test_every_world_fits_its_view_and_the_hidden_deal_is_one() -> None:
+    rng = random.Random(11)
+    showed_out = 0
+    for _ in range(PROPERTY_VIEWS):
+        view, deal = random_view(rng)
+        assert consistent(view, deal) is None
+        space = world_space(view)
+        assert space.worlds >= 1
+        showed_out += bool(space.pile_only & ~view.other_pile)
+        for world in sample_worlds(view, 3, seed=rng.randrange(1000)):
+            assert isinstance(world, Deal)
+            assert consistent(view, world) is None, view
+            world.position()  # the play replays in kosolve's model too
+    # The play showed a void, and so sent cards to the pile, in many views.
+    assert showed_out > PROPERTY_VIEWS // 10
+
+
+def test_every_world_before_the_auction_fits_its_view() -> None:
+    rng = random.Random(12)
+    for _ in range(300):
+        view, _ = random_auction_view(rng)
+        for world in sample_worlds(view, 3, seed=rng.randrange(1000)):
+            assert isinstance(world, Dealt)
+            assert consistent_dealt(view, world) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_count_and_the_enumeration_are_those_of_brute_force(seed: int) -> None:
+    for view in small_views(5, 1, 400, seed):
+        piles = set(brute_force_piles(view))
+        enumerated = [other_pile(view, world) for world in all_worlds(view) if isinstance(world, Deal)]
+        assert world_space(view).worlds == len(piles) == len(enumerated)
+        assert set(enumerated) == piles
+
+
+def test_the_sampler_enumerates_when_asked_for_as_many_worlds_as_there_are() -> None:
+    (view,) = small_views(1, 5, 30, seed=7)
+    worlds = world_space(view).worlds
+    assert list(sample_worlds(view, worlds, seed=3)) == list(all_worlds(view))
+    assert len(list(sample_worlds(view, worlds - 1, seed=3))) == worlds - 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_sampled_worlds_pass_a_chi_square_test_of_uniformity(seed: int) -> None:
+    (view,) = small_views(1, 8, 60, seed=100 + seed)
+    worlds = set(brute_force_piles(view))
+    draws = 50 * len(worlds)
+    counts = collections.Counter(
+        other_pile(view, w) for w in random_worlds(view, draws, seed=seed) if isinstance(w, Deal)
+    )
+    assert sum(counts.values()) == draws
+    assert chi_square(counts, worlds, draws) < chi_square_limit(len(worlds) - 1)
+
+
+def deal_card_by_card(view: SeatView, rng: random.Random) -> frozenset[str]:
+    """A dealer that is fast but not uniform: it goes through the unseen
+    cards in order and puts each in the pile with even odds while the pile
+    has room and the card may lie there."""
+    space = world_space(view)
+    flexible = sorted(hand_names(space.flexible))
+    chosen: list[str] = []
+    for index, name in enumerate(flexible):
+        room = space.pile_free - len(chosen)
+        left = len(flexible) - index
+        if room and (room == left or rng.random() < 0.5):
+            chosen.append(name)
+    return frozenset(hand_names(space.pile_only)) | frozenset(chosen)
+
+
+def test_the_chi_square_test_rejects_a_card_by_card_dealer() -> None:
+    (view,) = small_views(1, 20, 60, seed=5)
+    worlds = set(brute_force_piles(view))
+    draws = 50 * len(worlds)
+    rng = random.Random(0)
+    counts = collections.Counter(deal_card_by_card(view, rng) for _ in range(draws))
+    assert chi_square(counts, worlds, draws) > chi_square_limit(len(worlds) - 1)
+
+
+def test_before_the_auction_each_card_goes_to_each_place_as_often_as_counting_says() -> None:
+    view, _ = random_auction_view(random.Random(4))
+    space = world_space(view)
+    draws = 4000
+    worlds = [w for w in random_worlds(view, draws, seed=9) if isinstance(w, Dealt)]
+    other = 1 - view.view
+    flexible = space.flexible.bit_count()
+    rest = space.unseen.bit_count() - 8  # the cards left for his hand and the talon
+    for card in list(iter_cards(space.flexible))[:3]:
+        # A flexible card lies in his pile with odds pile_free / flexible,
+        # else is the talon's i-th card with odds 1/rest each, else in his hand.
+        p_pile = space.pile_free / flexible
+        places = collections.Counter(place_of(world, other, card) for world in worlds)
+        expected = {"pile": p_pile, "hand": (1 - p_pile) * (rest - 6) / rest}
+        expected |= {f"talon{i}": (1 - p_pile) / rest for i in range(6)}
+        statistic = sum((places[k] - draws * p) ** 2 / (draws * p) for k, p in expected.items())
+        assert set(places) <= set(expected)
+        assert statistic < chi_square_limit(len(expected) - 1)
+
+
+def iter_cards(hand: int) -> list[int]:
+    return [card for card in range(64) if hand >> card & 1]
+
+
+def place_of(world: Dealt, seat: int, card: int) -> str:
+    if card in world.talon:
+        return f"talon{world.talon.index(card)}"
+    return "pile" if world.laid(seat) >> card & 1 else "hand"
+
+
+def leading_view(seed: int) -> SeatView:
+    """A view at trick 1 whose viewer leads and holds a heart, the king of
+    hearts unseen."""
+    rng = random.Random(seed)
+    while True:
+        view, _ = random_view(rng, cards=0)
+        if view.view == view.leader and view.hand & SUIT_MASKS[HEARTS] and not (view.hand | view.pile) >> HK & 1:
+            return view
+
+
+def test_a_view_no_world_fits_says_why() -> None:
+    view = leading_view(3)
+    heart = next(c for c in iter_cards(view.hand) if suit_of(c) == HEARTS)
+    tarock = next(c for c in iter_cards(ALL_CARDS & ~view.hand & ~view.pile & ~view.other_pile) if suit_of(c) == TAROCK)
+    # He showed out of hearts, yet the unseen HK cannot lie face down.
+    showed_out = replace(view, play=(heart, tarock))
+    with pytest.raises(NoWorldError, match=r"^no world fits the view: play\[1\]: trick 1: .* holds HK .* follow suit$"):
+        world_space(showed_out)
+    crowded = replace(view, other_pile=ALL_CARDS & ~view.hand & ~view.pile & ~SUIT_MASKS[TAROCK])
+    with pytest.raises(NoWorldError, match=r"pile holds .* but .* must lie there"):
+        world_space(crowded)
+
+
+MUTATED_VIEWS = 150
+"""Views whose play was altered, each judged against brute force."""
+BRUTE_FORCE_PILES = 10_000
+"""The most piles brute force tries for one view."""
+
+
+def mutated_view(rng: random.Random) -> SeatView:
+    """A view late in a real deal whose last card, one of the other's, is
+    swapped for another card he might have: the play may now contradict
+    itself (a suit he showed out of played again, a suit left while he
+    surely held some of it), or not."""
+    while True:
+        view, _ = random_view(rng, cards=rng.randrange(20, 33))
+        others = [index for index, played in enumerate(view.played()) if played.seat == view.other]
+        if not others:
+            continue
+        index = rng.choice(others)
+        candidates = iter_cards(ALL_CARDS & ~view.hand & ~view.pile & ~view.other_pile & ~mask_of(view.play))
+        return replace(view, play=(*view.play[:index], rng.choice(candidates)))
+
+
+def piles_to_try(view: SeatView) -> int:
+    seen = view.other_pile.bit_count()
+    hidden = ALL_CARDS & ~(view.hand | view.pile | view.other_pile | SEEN_IN_PILES)
+    return math.comb(hidden.bit_count(), view.other_pile_size - seen)
+
+
+def test_a_view_is_refused_exactly_when_no_world_fits_it() -> None:
+    # Brute force tries every pile against the rules of play; the reader
+    # and the world space must agree with it on every altered view: none
+    # refused that some world fits, none accepted that no world fits.
+    rng = random.Random(19)
+    refused = judged = 0
+    while judged < MUTATED_VIEWS:
+        view = mutated_view(rng)
+        if piles_to_try(view) > BRUTE_FORCE_PILES:
+            continue
+        judged += 1
+        try:
+            parse_view(view_to_json(view), "view.json")
+            count = world_space(view).worlds
+        except (ViewError, NoWorldError):
+            with pytest.raises(NoWorldError):
+                world_space(view)
+            count = 0
+        assert count == len(set(brute_force_piles(view))), view
+        refused += count == 0
+    # Both answers are common.
+    assert MUTATED_VIEWS // 10 < refused < MUTATED_VIEWS * 9 // 10
+
+
+def test_every_world_of_an_accepted_altered_view_replays() -> None:
+    rng = random.Random(20)
+    for _ in range(PROPERTY_VIEWS // 2):
+        view = mutated_view(rng)
+        try:
+            world_space(view)
+        except NoWorldError:
+            continue
+        for world in sample_worlds(view, 3, seed=rng.randrange(1000)):
+            assert isinstance(world, Deal)
+            assert consistent(view, world) is None, view
+            world.position()

@@ -1,0 +1,32 @@
+"""What the tests share: the project's folders, and (in the modules of this
+package) the deal files, endings, seat views and batches they start from.
+``tests/conftest.py`` puts the tests folder on the import path, so a test
+imports ``support.views`` wherever it sits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent.parent
+"""The repository."""
+EXAMPLES: Final = ROOT / "examples"
+DOCS: Final = ROOT / "docs"
+
+
+def without_stats(value: Any) -> Any:
+    """``value`` with every key named ``stats`` left out, at any depth: what
+    stays is the same whatever the threads, the tables and the clock
+    (docs/json.md)."""
+    if isinstance(value, dict):
+        return {key: without_stats(item) for key, item in value.items() if key != "stats"}
+    if isinstance(value, list):
+        return [without_stats(item) for item in value]
+    return value
+
+
+def example(name: str) -> dict[str, Any]:
+    """The JSON object of the example file ``name`` (``views/trick4.json`` too)."""
+    data: dict[str, Any] = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    return data
