@@ -6,13 +6,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from kosolve.cli.options import json_option, quiet_option, threads_option, tt_mb_option
 from kosolve.model.game import TRICKS_PER_GAME
 from kosolve.tools.dealing import HARD_TAROCKS
+
+if TYPE_CHECKING:
+    from kosolve.tools.bench import BenchReport
+    from kosolve.tools.bench_odds import OddsBenchReport
 
 
 @click.command("bench", short_help="Time the solver on dealt positions.")
@@ -119,7 +124,7 @@ def bench_command(
     }
     options: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
 
-    def bench(progress: Callable[[int, int], None] | None) -> Any:
+    def bench(progress: Callable[[int, int], None] | None) -> BenchReport:
         try:
             return run_bench(
                 tt_mb=tt_mb, threads=threads, goals=goals, repeat=repeat, hard=hard, progress=progress, **options
@@ -138,17 +143,12 @@ def bench_command(
                 bar.update(done - bar.pos)
 
             report = bench(progress)
-    odds_report = _odds_bench(quiet) if with_odds else None
-    if as_json:
-        data = report.to_json()
-        if odds_report is not None:
-            data["odds"] = odds_report.to_json()
-        click.echo(json.dumps(data))
-    else:
-        click.echo(report.format() + ("" if odds_report is None else "\n\n" + odds_report.format()))
+    if with_odds:
+        report = replace(report, odds=_odds_bench(quiet))
+    click.echo(json.dumps(report.to_json()) if as_json else report.format())
 
 
-def _odds_bench(quiet: bool) -> Any:
+def _odds_bench(quiet: bool) -> OddsBenchReport:
     from kosolve.tools.bench_odds import run_odds_bench  # loaded only when benchmarking
 
     if quiet:

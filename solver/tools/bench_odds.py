@@ -33,7 +33,7 @@ from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_deal
 PLAY_SAMPLES: Final = 1000
 AUCTION_SAMPLES: Final = 200
 PLAY_TARGET_S: Final = 10.0
-"""The issue's targets on the 2 cores here (docs/benchmarks.md)."""
+"""The issue's targets on the 2 cores here (docs/benchmarks.md, "Odds from one seat")."""
 AUCTION_TARGET_S: Final = 60.0
 
 
@@ -77,6 +77,9 @@ class OddsTiming:
 
 @dataclass(frozen=True)
 class OddsBenchReport:
+    """The odds section of the benchmark, which the command line adds to
+    :class:`~kosolve.tools.bench.BenchReport` with ``--odds``."""
+
     seed: int
     timings: tuple[OddsTiming, ...]
     agree: bool
