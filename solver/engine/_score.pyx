@@ -70,16 +70,17 @@ Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
-from kosolve.engine._bits cimport BIRD_CARDS, NO_CARD, PAGAT, Hand, bit, legal_replies, pile_thirds, play_card
 from kosolve.engine._bits cimport (
-    TAROCKS, gather_bits, lowest_card, popcount, reply_wins, scatter_bits, side_to_move, trick_thirds,
+    BIRD_CARDS, NO_CARD, PAGAT, TAROCKS, Hand, bit, gather_bits, legal_replies, pile_thirds, play_card, popcount,
+    reply_wins, side_to_move, trick_thirds,
 )
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._search cimport GOAL_BIRD, GOAL_NONE, SearchState, search
 from kosolve.engine._table cimport (
-    NO_MOVE, Slot, Table, table_allocate, table_new_age, table_probe, table_release, table_stats, table_store,
+    NO_MOVE, Slot, Table, hint_card, move_hint, table_allocate, table_new_age, table_probe, table_release, table_stats,
+    table_store,
 )
 from kosolve.engine._tt cimport TT_KEY_WORDS, TTKey, tt_key
 
@@ -420,8 +421,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
                 return e.lower
             if e.upper < beta:
                 return e.upper
-        if e.move >= 0:
-            tt_move = lowest_card(scatter_bits(bit(e.move), in_play))
+        tt_move = hint_card(in_play, e.move)
     if s.framed and frame_test(s, frame, beta, in_play_thirds, &bound) != UNDECIDED:
         store_result(s, &key, thirds_entry, depth, bound, beta, NO_MOVE)
         return bound
@@ -439,8 +439,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
             best_move = card
             if step == CUTOFF:
                 break
-    store_result(s, &key, thirds_entry, depth, best, beta,
-                 popcount(in_play & (bit(best_move) - 1)) if best >= beta else NO_MOVE)
+    store_result(s, &key, thirds_entry, depth, best, beta, move_hint(in_play, best_move if best >= beta else NO_CARD))
     return best
 
 

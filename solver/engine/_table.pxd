@@ -7,7 +7,7 @@
 #   offset (from the slot)  size  field
 #        0                     2  lower   lower bound on the value searched
 #        2                     2  upper   upper bound
-#        4                     1  move    the search's move hint (each search says how it codes it); -1 if none
+#        4                     1  move    a card as its index among the cards in play (move_hint); -1 if none
 #        5                     1  tag     the key's bits that its words leave out
 #        6                     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
 #        7                     1  age     the solve (or query) that last wrote it
@@ -39,6 +39,8 @@
 
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
+
+from kosolve.engine._bits cimport NO_CARD, Hand, bit, lowest_card, popcount, scatter_bits
 
 
 cdef enum:
@@ -153,6 +155,19 @@ cdef inline Slot word_slot(uint64_t word) noexcept nogil:
     cdef Slot slot
     memcpy(&slot, &word, sizeof(Slot))
     return slot
+
+
+cdef inline int move_hint(Hand in_play, int card) noexcept nogil:
+    """The slot's move hint for ``card`` (NO_MOVE for NO_CARD): its index
+    among the cards in play, not the card itself, since both searches key
+    positions by pattern, and positions that share an entry may hold other
+    low cards; the index names the card of the same rank in each of them."""
+    return popcount(in_play & (bit(card) - 1)) if card >= 0 else NO_MOVE
+
+
+cdef inline int hint_card(Hand in_play, int hint) noexcept nogil:
+    """The card a move hint names among the cards in play, or NO_CARD."""
+    return lowest_card(scatter_bits(bit(hint), in_play)) if hint >= 0 else NO_CARD
 
 
 cdef inline bint key_matches(const char* entry, uint64_t data, const uint64_t* key, int key_words) noexcept nogil:

@@ -33,7 +33,7 @@
 #        8     2  lower   lower bound on the declarer's future thirds
 #       10     2  upper   upper bound on the declarer's future thirds
 #       12     1  move    the lead that last cut the search off here, as its index among the
-#                         cards in play; -1 if none
+#                         cards in play (_table.pxd's move_hint); -1 if none
 #       13     1  tag     pattern bits 32..35 | leader << 4 | declarer << 5 | detail << 6
 #       14     1  depth   cards in play when stored (0 marks an empty slot): the replacement priority
 #       15     1  age     the solve that last wrote the entry
@@ -44,10 +44,8 @@
 
 from libc.stdint cimport uint8_t, uint64_t
 
-from kosolve.engine._bits cimport (
-    COUNTING_CARDS, MIDDLE_TAROCKS, SUIT_PIPS, Hand, bit, gather_bits, lowest_card, popcount, scatter_bits,
-)
-from kosolve.engine._table cimport NO_MOVE, Slot, Table, table_prefetch, table_probe, table_store
+from kosolve.engine._bits cimport COUNTING_CARDS, MIDDLE_TAROCKS, NO_CARD, SUIT_PIPS, Hand, bit, gather_bits, popcount
+from kosolve.engine._table cimport Slot, Table, hint_card, move_hint, table_prefetch, table_probe, table_store
 
 
 cdef enum:
@@ -125,10 +123,10 @@ cdef inline void tt_key_without(TTKey* key, Hand forehand_hand, Hand dealer_hand
 
 
 cdef inline int tt_move(TTKey* key, Slot* entry) noexcept nogil:
-    """The card of an entry's move in this position, or NO_MOVE."""
-    if entry == NULL or entry.move < 0:
-        return NO_MOVE
-    return lowest_card(scatter_bits(bit(entry.move), key.in_play))
+    """The card of an entry's move in this position, or NO_CARD."""
+    if entry == NULL:
+        return NO_CARD
+    return hint_card(key.in_play, entry.move)
 
 
 cdef inline void tt_prefetch(Table* tt, TTKey* key) noexcept nogil:
@@ -146,4 +144,4 @@ cdef inline void tt_store(Table* tt, TTKey* key, int value, int beta, int move) 
     lead that cut the search off (for either side), or NO_CARD when every
     lead was searched: such a node keeps the move it had."""
     table_store(tt, &key.key, TT_KEY_WORDS, key.tag, key.hash, popcount(key.in_play), value, beta,
-                popcount(key.in_play & (bit(move) - 1)) if move >= 0 else NO_MOVE)
+                move_hint(key.in_play, move))
