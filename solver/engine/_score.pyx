@@ -77,7 +77,7 @@ from kosolve.engine._bits cimport (
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value
 from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
-from kosolve.engine._search cimport GOAL_BIRD, GOAL_NONE, SearchState, search
+from kosolve.engine._search cimport GOAL_BIRD, SearchState, init_search_state, search, set_search_goal
 from kosolve.engine._table cimport (
     NO_MOVE, Slot, Table, hint_card, move_hint, table_allocate, table_new_age, table_probe, table_release, table_stats,
     table_store,
@@ -226,11 +226,7 @@ cdef inline bint reaches(ScoreState* s, int need) noexcept nogil:
     """Whether the declarer can take ``need`` more thirds: one null-window
     point search on the point table."""
     cdef SearchState p
-    p.hand[0], p.hand[1] = s.hand[0], s.hand[1]
-    p.leader, p.led, p.declarer = s.leader, s.led, s.declarer
-    p.nodes = 0
-    p.tt = p.goal_tt = s.points_tt
-    p.goal, p.goal_card, p.goal_cards, p.goal_points = GOAL_NONE, NO_CARD, 0, False
+    init_search_state(&p, s.hand[0], s.hand[1], s.leader, s.led, s.declarer, s.points_tt, s.points_tt)
     cdef bint result = search(&p, need) >= need
     s.point_nodes += p.nodes
     return result
@@ -243,11 +239,8 @@ cdef inline bint forces_bird(ScoreState* s, int bird, int owner, int need) noexc
     that bird's goal table and, once the bird has won, the point table."""
     cdef SearchState p
     cdef int beta = max(need, 0)
-    p.hand[0], p.hand[1] = s.hand[0], s.hand[1]
-    p.leader, p.led, p.declarer = s.leader, NO_CARD, owner
-    p.nodes = 0
-    p.tt, p.goal_tt = s.points_tt, &s.bird_tt[bird]
-    p.goal, p.goal_card, p.goal_cards, p.goal_points = GOAL_BIRD, PAGAT + bird, bird + 1, True
+    init_search_state(&p, s.hand[0], s.hand[1], s.leader, NO_CARD, owner, s.points_tt, &s.bird_tt[bird])
+    set_search_goal(&p, GOAL_BIRD, PAGAT + bird, bird + 1, True)
     cdef bint result = search(&p, beta) >= beta
     s.point_nodes += p.nodes
     return result

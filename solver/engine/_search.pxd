@@ -5,7 +5,7 @@
 
 from libc.stdint cimport int8_t, uint64_t
 
-from kosolve.engine._bits cimport Hand
+from kosolve.engine._bits cimport NO_CARD, Hand
 from kosolve.engine._table cimport Table
 
 
@@ -28,6 +28,27 @@ cdef struct SearchState:
     int goal_cards              # GOAL_BIRD: cards in each hand when the bird's trick starts (17 - trick number)
     bint goal_points            # whether thirds count beside the goal (a bird or Valat with the game)
     Table* goal_tt              # the table of goal searches: valid for one goal query only
+
+
+cdef inline void init_search_state(SearchState* s, Hand forehand, Hand dealer, int leader, int led, int declarer,
+                                   Table* tt, Table* goal_tt) noexcept nogil:
+    """Prepare ``s`` to search the declarer's thirds from this position on
+    these tables, without a goal (a goal query then sets one:
+    set_search_goal) and with no node counted yet.  Every search, the
+    solver's and the score search's, starts here, so that none can leave
+    a field of an earlier search behind."""
+    s.hand[0], s.hand[1] = forehand, dealer
+    s.leader, s.led, s.declarer = leader, led, declarer
+    s.nodes = 0
+    s.tt, s.goal_tt = tt, goal_tt
+    set_search_goal(s, GOAL_NONE, NO_CARD, 0, False)
+
+
+cdef inline void set_search_goal(SearchState* s, int goal, int card, int cards, bint points) noexcept nogil:
+    """The goal of a prepared search: ``goal`` (GOAL_BIRD: the bird ``card``
+    wins the trick that starts with ``cards`` cards in each hand), with the
+    thirds counted beside it if ``points``."""
+    s.goal, s.goal_card, s.goal_cards, s.goal_points = goal, card, cards, points
 
 
 cdef int search(SearchState* s, int beta) noexcept nogil

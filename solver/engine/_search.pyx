@@ -639,7 +639,8 @@ cdef class Solver:
 
     cdef Table tt
     cdef Table goal_tt
-    cdef SearchState state
+    cdef SearchState state          # the query's; each query counts its nodes from zero
+    cdef uint64_t earlier_nodes     # the nodes of the queries before it
     cdef readonly double tt_mb
     cdef readonly double goal_tt_mb
     cdef int _threads
@@ -656,9 +657,6 @@ cdef class Solver:
         table_allocate(&self.tt, tt_mb, TT_KEY_WORDS, False)
         table_allocate(&self.goal_tt, self.goal_tt_mb, TT_KEY_WORDS, True)
         self.tt_mb = tt_mb
-        self.state.tt = &self.tt
-        self.state.goal_tt = &self.goal_tt
-        self.state.nodes = 0
 
     def __dealloc__(self):
         table_release(&self.tt)
@@ -668,15 +666,8 @@ cdef class Solver:
         problem = position_problem(forehand, dealer, leader, declarer, led)
         if problem is not None:
             raise SearchInputError(problem)
-        self.state.hand[0] = forehand
-        self.state.hand[1] = dealer
-        self.state.leader = leader
-        self.state.declarer = declarer
-        self.state.led = led
-        self.state.goal = GOAL_NONE
-        self.state.goal_card = NO_CARD
-        self.state.goal_cards = 0
-        self.state.goal_points = False
+        self.earlier_nodes += self.state.nodes
+        init_search_state(&self.state, forehand, dealer, leader, led, declarer, &self.tt, &self.goal_tt)
         table_new_age(&self.tt)
 
     cdef int _set_goal(self, Hand forehand, Hand dealer, int leader, int owner, int led, int goal, int bird,
@@ -688,8 +679,6 @@ cdef class Solver:
         if goal not in (GOAL_VALAT, GOAL_BIRD):
             raise SearchInputError(f"unknown goal {goal}")
         self._set(forehand, dealer, leader, owner, led)
-        self.state.goal = goal
-        self.state.goal_points = need > 0
         table_new_age(&self.goal_tt)
         if goal == GOAL_BIRD:
             if not 32 <= bird <= 35 or not 13 <= trick <= 16:
@@ -699,8 +688,9 @@ cdef class Solver:
                 return -1
             if cards < 17 - trick:
                 return -1
-            self.state.goal_card = bird
-            self.state.goal_cards = 17 - trick
+            set_search_goal(&self.state, GOAL_BIRD, bird, 17 - trick, need > 0)
+        else:
+            set_search_goal(&self.state, GOAL_VALAT, NO_CARD, 0, need > 0)
         return max(need, 0)
 
     @property
@@ -940,7 +930,7 @@ cdef class Solver:
     @property
     def stats(self):
         """Counters since the solver was made: nodes searched and table use."""
-        return {"nodes": self.state.nodes, **table_stats(&self.tt)}
+        return {"nodes": self.earlier_nodes + self.state.nodes, **table_stats(&self.tt)}
 
 
 def _representative_of(Hand legal, Hand in_play):
