@@ -25,20 +25,27 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, replace
-from typing import Final
 
 from kosolve.analysis.scoring import Outcome, ScoringError, scorer, settle
 from kosolve.analysis.solving import solve
-from kosolve.engine._score import ScoreSolver
+from kosolve.engine._score import (
+    BIRD_BEATEN,
+    BIRD_BITS,
+    BIRD_OPEN,
+    BIRD_WON,
+    LEAVES,
+    STEPS,
+    VALAT_DECLARER,
+    VALAT_DEFENDER,
+    ScoreSolver,
+    leaf_index,
+)
 from kosolve.engine._search import Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, NO_CARD, TRICKS_PER_GAME, Position, Rules, Seat
 from kosolve.model.reprs import readable_repr
-
-VALAT_DECLARER: Final = 1
-VALAT_DEFENDER: Final = 2
 
 
 @dataclass(frozen=True)
@@ -99,31 +106,34 @@ def _history(deal: Deal, position: Position) -> _History:
         for played, seat in ((led, leader), (card, 1 - leader)):
             for index, bird in enumerate(BIRDS):
                 if played == bird.card and trick == bird.trick:
-                    birds |= (1 if seat == winner else 2) << (2 * index)
+                    birds |= (BIRD_WON if seat == winner else BIRD_BEATEN) << (BIRD_BITS * index)
     return _History(birds, valat, tuple(holders))
 
 
 def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
-    """The declarer's net game points for every way the hand can finish."""
+    """The declarer's net game points for every way the hand can finish, as
+    the score search lays them out (:func:`kosolve.engine._score.leaf_index`)."""
     win = rules.win_thirds
     thirds_of_step = (win - 1, win, ABSOLUT_THIRDS, PANZER_THIRDS)
-    leaf = [0] * (4 * 256 * 4)
+    leaf = [0] * LEAVES
     settle_as = scorer(deal, rules)
-    by_state: list[list[tuple[Seat | None, Seat | None]]] = [
-        [(None, None), (holder, None), (None, 1 - holder)] if holder is not None else [(None, None)]
+    # The states each bird can end in, as the outcome's (made by, beaten by).
+    by_state: list[dict[int, tuple[Seat | None, Seat | None]]] = [
+        {BIRD_OPEN: (None, None), BIRD_WON: (holder, None), BIRD_BEATEN: (None, 1 - holder)}
+        if holder is not None
+        else {BIRD_OPEN: (None, None)}
         for holder in history.holders
     ]
     # Valat bits 0 and 3 (no one, or both, took every trick) settle alike: no Valat.
     valat_seats = {0: None, VALAT_DECLARER: deal.declarer, VALAT_DEFENDER: 1 - deal.declarer}
-    for states in itertools.product(*(range(len(options)) for options in by_state)):
+    for states in itertools.product(*by_state):
         birds = tuple(options[state] for options, state in zip(by_state, states, strict=True))
-        code = sum(state << (2 * index) for index, state in enumerate(states))
-        for steps, valat in itertools.product(range(4), valat_seats):
-            index = (steps * 256 + code) * 4
+        code = sum(state << (BIRD_BITS * index) for index, state in enumerate(states))
+        for steps, valat in itertools.product(range(STEPS + 1), valat_seats):
             outcome = Outcome(declarer_thirds=thirds_of_step[steps], valat=valat_seats[valat], birds=birds)
-            leaf[index + valat] = settle_as(outcome).totals[deal.declarer]
+            leaf[leaf_index(steps, code, valat)] = settle_as(outcome).totals[deal.declarer]
             if not valat:
-                leaf[index + VALAT_DECLARER + VALAT_DEFENDER] = leaf[index]
+                leaf[leaf_index(steps, code, VALAT_DECLARER | VALAT_DEFENDER)] = leaf[leaf_index(steps, code, 0)]
     return leaf
 
 

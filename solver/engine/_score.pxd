@@ -14,21 +14,43 @@ from kosolve.engine._bits cimport Hand
 from kosolve.engine._table cimport Table
 
 
+# The leaf table: the declarer's net score of every way a hand can finish,
+# which the caller builds from the scoring rules (kosolve.analysis.netscore)
+# and the search only looks up.  Its layout is written here alone: the enum
+# is cpdef, so _score's Python module has the same names, and leaf_index is
+# a Python function too.
+#
+#   leaf index = (steps * BIRD_STATES + birds) * VALAT_STATES + valat
+#     steps   thresholds reached: 0 to STEPS
+#     birds   BIRD_BITS a bird, I lowest: each BIRD_OPEN, BIRD_WON or BIRD_BEATEN
+#     valat   bits: VALAT_DECLARER, VALAT_DEFENDER
+cpdef enum:
+    STEPS = 3               # the thresholds the declarer's thirds may reach: the win, Absolut, Panzer
+    BIRD_BITS = 2           # the bits of a bird's state: the bird I + i's are at BIRD_BITS * i
+    BIRD_STATES = 1 << (4 * BIRD_BITS)  # the four birds' states together
+    VALAT_STATES = 4        # the two Valat bits together
+    LEAVES = (STEPS + 1) * BIRD_STATES * VALAT_STATES
+    BIRD_OPEN = 0           # a bird's state: not decided (still to come, or played outside its trick)
+    BIRD_WON = 1            # it won its trick
+    BIRD_BEATEN = 2         # it was beaten in its trick
+    VALAT_DECLARER = 1      # the Valat bits: the declarer took every trick so far
+    VALAT_DEFENDER = 2      # the defender did
+
+
 cdef enum:
-    LEAVES = 4 * 256 * 4    # finished hands: thresholds reached (0-3) x the birds' states x the Valat bits
     SCORE_KEY_WORDS = 3     # an entry: the point search's key word and tag, the birds in play, the context; a slot
-    FRAMES = 16 * 256 * 4   # frames: the birds still open (4 bits) x the birds' states x the Valat bits
+    FRAMES = 16 * BIRD_STATES * VALAT_STATES  # the birds still open (4 bits) x the birds' states x the Valat bits
 
 
 cdef struct Frame:
-    int16_t low[4]          # by thresholds reached: the least net score the open birds and Valat can still give
-    int16_t high[4]         # ... and the most
-    int16_t won_low[4][4]   # by bird and thresholds reached: the least with that bird won in its trick
-    int16_t won_high[4][4]  # ... and the most
-    int16_t other_low[4][4] # the least with that bird not won in its trick
-    int16_t other_high[4][4]  # ... and the most
-    int open_birds          # the birds still open: bit i for the bird I + i
-    int relevant            # the thresholds whose reaching can still change the score: bit k for threshold k
+    int16_t low[STEPS + 1]              # by thresholds reached: the least net score the open birds and Valat give
+    int16_t high[STEPS + 1]             # ... and the most
+    int16_t won_low[4][STEPS + 1]       # by bird and thresholds reached: the least with that bird won in its trick
+    int16_t won_high[4][STEPS + 1]      # ... and the most
+    int16_t other_low[4][STEPS + 1]     # the least with that bird not won in its trick
+    int16_t other_high[4][STEPS + 1]    # ... and the most
+    int open_birds                      # the birds still open: bit i for the bird I + i
+    int relevant                        # the thresholds whose reaching can still change the score (bit k: k)
 
 
 cdef struct ScoreState:
@@ -37,9 +59,9 @@ cdef struct ScoreState:
     int led                 # the card led to the current trick, NO_CARD at a trick boundary
     int declarer            # the seat whose net score is searched
     int thirds              # the declarer's thirds taken since the root
-    int birds               # the birds' states, two bits each (see _score.pyx)
-    int valat               # bit 0: the declarer took every trick so far; bit 1: the defender
-    int steps[3]            # thirds since the root that reach the win, Absolut and Panzer (ascending)
+    int birds               # the birds' states so far (the leaf index's birds)
+    int valat               # the Valat bits so far (the leaf index's valat)
+    int steps[STEPS]        # thirds since the root that reach the win, Absolut and Panzer (ascending)
     const int* leaf         # the net score of each finished hand, by leaf index
     uint64_t nodes          # cards played in the score search
     uint64_t point_nodes    # cards played in the point searches the frame asks
@@ -53,4 +75,5 @@ cdef struct ScoreState:
     uint32_t query          # the current query
 
 
+cpdef int leaf_index(int steps, int birds, int valat) noexcept nogil
 cdef int score_search(ScoreState* s, int beta) noexcept nogil

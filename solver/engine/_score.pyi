@@ -1,6 +1,18 @@
 # Type stub of the compiled score-optimal search (solver/engine/_score.pyx).
 
 SCORE_TT_MB: float
+STEPS: int
+BIRD_BITS: int
+BIRD_STATES: int
+VALAT_STATES: int
+LEAVES: int
+BIRD_OPEN: int
+BIRD_WON: int
+BIRD_BEATEN: int
+VALAT_DECLARER: int
+VALAT_DEFENDER: int
+
+def leaf_index(steps: int, birds: int, valat: int) -> int: ...
 
 class ScoreSolver:
     tt_mb: float

@@ -28,12 +28,9 @@ point table that stays valid across queries.  Where no bird and no Valat is
 open any more the frame is exact, so the score search never goes deeper
 there; it searches on only where a bird or the Valat can still tip the test.
 
-    leaf index = (steps * 256 + birds) * 4 + valat
-      steps   thresholds reached: 0 to 3
-      birds   two bits a bird, I in bits 0-1 to IV in bits 6-7:
-              0 not decided (or played outside its trick), 1 won its trick,
-              2 beaten in its trick
-      valat   bit 0: the declarer took every trick so far; bit 1: the defender
+The leaf table is laid out by :func:`leaf_index`, whose constants
+(``LEAVES``, ``BIRD_WON``, ``VALAT_DECLARER`` and the others) are this
+module's too (_score.pxd is their one definition).
 
 Entries by thirds.  Where the score never falls as thresholds are reached
 (the scoring makes it so; the leaf table is checked) the declarer's score
@@ -107,9 +104,19 @@ cdef struct ScoreKey:
     uint64_t hash                       # the words and the leader mixed: its low bits choose the bucket
 
 
+cpdef inline int leaf_index(int steps, int birds, int valat) noexcept nogil:
+    """The index in the leaf table of a hand finished with ``steps``
+    thresholds reached (0 to STEPS: the win, Absolut, Panzer), the birds'
+    states ``birds`` (BIRD_BITS a bird, the bird I in the lowest: each
+    BIRD_OPEN, BIRD_WON or BIRD_BEATEN) and the Valat bits ``valat``
+    (VALAT_DECLARER: the declarer took every trick; VALAT_DEFENDER: the
+    defender)."""
+    return (steps * BIRD_STATES + birds) * VALAT_STATES + valat
+
+
 cdef inline int leaf_score(ScoreState* s) noexcept nogil:
     cdef int steps = (s.thirds >= s.steps[0]) + (s.thirds >= s.steps[1]) + (s.thirds >= s.steps[2])
-    return s.leaf[(steps * 256 + s.birds) * 4 + s.valat]
+    return s.leaf[leaf_index(steps, s.birds, s.valat)]
 
 
 cdef inline bint by_thirds(ScoreState* s, Frame* frame) noexcept nogil:
@@ -143,7 +150,7 @@ cdef inline void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_p
     if thirds_entry:
         context |= ((<uint64_t>(beta & 0xFFFF)) << 40) | THIRDS_ENTRY
     else:
-        for k in range(3):
+        for k in range(STEPS):
             if frame.relevant >> k & 1:
                 need = min(max(s.steps[k] - s.thirds, 0), in_play_thirds + 1)
                 context |= <uint64_t>need << (8 * k)
@@ -183,12 +190,12 @@ cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil:
         if in_play >> (PAGAT + i) & 1 and 16 - i >= trick:
             open_birds |= 1 << i
         else:
-            fixed |= 3 << (2 * i)
-    index = (open_birds * 256 + s.birds) * 4 + s.valat
+            fixed |= 3 << (BIRD_BITS * i)
+    index = (open_birds * BIRD_STATES + s.birds) * VALAT_STATES + s.valat
     frame = &s.frames[index]
     if s.frame_query[index] == s.query:
         return frame
-    if s.valat == 3:
+    if s.valat == VALAT_DECLARER | VALAT_DEFENDER:
         valats[0], valats[1], valats[2], n_valats = 0, 1, 2, 3
     elif s.valat:
         valats[0], valats[1], n_valats = 0, s.valat, 2
@@ -196,23 +203,23 @@ cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil:
         valats[0], n_valats = 0, 1
     frame.open_birds = open_birds
     frame.relevant = 0
-    for step in range(4):
+    for step in range(STEPS + 1):
         frame.low[step], frame.high[step] = INFINITE, -INFINITE
         for i in range(4):
             frame.won_low[i][step] = frame.other_low[i][step] = INFINITE
             frame.won_high[i][step] = frame.other_high[i][step] = -INFINITE
-    for code in range(256):
+    for code in range(BIRD_STATES):
         if code & fixed != s.birds & fixed or (code & (code >> 1) & 0x55):
             continue  # a closed bird's state is fixed, and no state is 3
-        for step in range(4):
+        for step in range(STEPS + 1):
             for v in range(n_valats):
-                value = s.leaf[(step * 256 + code) * 4 + valats[v]]
-                if step and value != s.leaf[((step - 1) * 256 + code) * 4 + valats[v]]:
+                value = s.leaf[leaf_index(step, code, valats[v])]
+                if step and value != s.leaf[leaf_index(step - 1, code, valats[v])]:
                     frame.relevant |= 1 << (step - 1)
                 frame.low[step] = min(frame.low[step], value)
                 frame.high[step] = max(frame.high[step], value)
                 for i in range(4):
-                    if (code >> (2 * i) & 3) == 1:
+                    if (code >> (BIRD_BITS * i) & 3) == BIRD_WON:
                         frame.won_low[i][step] = min(frame.won_low[i][step], value)
                         frame.won_high[i][step] = max(frame.won_high[i][step], value)
                     else:
@@ -312,9 +319,9 @@ cdef int frame_test(ScoreState* s, Frame* frame, int beta, int in_play_thirds, i
     r or more and the defender r or fewer, so the value lies between the
     least low score of the steps r..highest and the greatest high score of
     lowest..r.  ``frame`` is the node's (frame_of)."""
-    cdef int need[3]
+    cdef int need[STEPS]
     cdef int lowest = 0, highest = 0, reachable, k, step, least, most, found
-    for k in range(3):
+    for k in range(STEPS):
         need[k] = s.steps[k] - s.thirds
         lowest += need[k] <= 0
         highest += need[k] <= in_play_thirds
@@ -352,7 +359,7 @@ cdef inline int bird_state(int birds, int card, int seat, int winner, int cards)
     begun with ``cards`` cards in each hand (trick 17 - cards)."""
     cdef int index = card - PAGAT
     if 0 <= index < 4 and 17 - cards == 16 - index:
-        birds |= (1 if seat == winner else 2) << (2 * index)
+        birds |= (BIRD_WON if seat == winner else BIRD_BEATEN) << (BIRD_BITS * index)
     return birds
 
 
@@ -360,9 +367,9 @@ cdef inline void count_trick(ScoreState* s, int led, int reply, int leader, int 
     """What a completed trick does to the thirds, the Valat and the birds."""
     if winner == s.declarer:
         s.thirds += trick_thirds(led, reply)
-        s.valat &= 1
+        s.valat &= VALAT_DECLARER
     else:
-        s.valat &= 2
+        s.valat &= VALAT_DEFENDER
     s.birds = bird_state(bird_state(s.birds, led, leader, winner, cards), reply, 1 - leader, winner, cards)
 
 
@@ -534,18 +541,19 @@ cdef class ScoreSolver:
         problem = position_problem(forehand, dealer, leader, declarer, led)
         if problem is not None:
             raise SearchInputError(problem)
-        if len(leaf) != LEAVES or len(steps) != 3:
-            raise SearchInputError(f"the leaf table has {LEAVES} scores and there are 3 steps")
+        if len(leaf) != LEAVES or len(steps) != STEPS:
+            raise SearchInputError(f"the leaf table has {LEAVES} scores and there are {STEPS} steps")
         if list(steps) != sorted(steps):
             raise SearchInputError("the steps (the win, Absolut, Panzer) ascend")
-        if not 0 <= birds < 256 or any(birds >> (2 * i) & 3 == 3 for i in range(4)):
+        if not 0 <= birds < BIRD_STATES or any(birds >> (BIRD_BITS * i) & 3 == 3 for i in range(4)):
             raise SearchInputError("each bird's state is 0 (open), 1 (won its trick) or 2 (beaten in it)")
-        if not 0 <= valat < 4:
+        if not 0 <= valat < VALAT_STATES:
             raise SearchInputError("the Valat state has two bits: the declarer's and the defender's")
         for i in range(LEAVES):
             self.leaf[i] = leaf[i]
-        self.state.monotone = all(leaf[i] <= leaf[i + 4 * 256] for i in range(LEAVES - 4 * 256))
-        for i in range(3):
+        step = leaf_index(1, 0, 0)  # the same finish with one more threshold reached is this many leaves on
+        self.state.monotone = all(leaf[i] <= leaf[i + step] for i in range(LEAVES - step))
+        for i in range(STEPS):
             self.state.steps[i] = min(max(steps[i], -1), 1000)
         self.state.hand[0], self.state.hand[1] = forehand, dealer
         self.state.leader, self.state.declarer, self.state.led = leader, declarer, led

@@ -15,6 +15,7 @@ from test_netscore import late_deal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB, MIN_BUDGET_MB, TableBudget, new_solver
+from kosolve.engine import _score
 from kosolve.engine._score import ScoreSolver, _py_bird_state, _py_leaf_score
 from kosolve.engine._search import Solver
 from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError, buckets_for
@@ -141,6 +142,13 @@ def test_a_finished_hand_looks_up_its_leaf_by_the_documented_index() -> None:
     for thirds, reached in ((106, 0), (107, 1), (149, 2), (150, 3)):
         for birds, valat in ((0, 0), (0b10_01_00_01, 1), (255 & 0b10101010, 2)):
             assert _py_leaf_score(thirds, steps, birds, valat, leaf) == (reached * 256 + birds) * 4 + valat
+            assert _score.leaf_index(reached, birds, valat) == (reached * 256 + birds) * 4 + valat
+
+
+def test_the_leaf_layout_the_score_search_exports_is_the_documented_one() -> None:
+    assert (_score.LEAVES, _score.STEPS, _score.BIRD_BITS) == (LEAVES, 3, 2)
+    assert (_score.BIRD_OPEN, _score.BIRD_WON, _score.BIRD_BEATEN) == (0, 1, 2)
+    assert (_score.VALAT_DECLARER, _score.VALAT_DEFENDER) == (1, 2)
 
 
 def test_the_smallest_table_gives_the_same_value() -> None:
