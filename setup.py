@@ -84,7 +84,8 @@ extensions = [
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     )
-    for name in ("_table", "_search", "_score")
+    # _testing: the tests' views of the C pieces, kept out of the production extensions.
+    for name in ("_table", "_search", "_score", "_testing")
 ]
 SUBPACKAGES = ("model", "engine", "analysis", "sampling", "render", "tools", "batch", "web")
 

@@ -75,5 +75,35 @@ cdef struct ScoreState:
     uint32_t query          # the current query
 
 
-cpdef int leaf_index(int steps, int birds, int valat) noexcept nogil
+cdef struct ScoreKey:
+    uint64_t words[SCORE_KEY_WORDS]     # the entry's key words (see _score.pyx's notes)
+    uint64_t hash                       # the words and the leader mixed: its low bits choose the bucket
+
+
+cdef class ScoreSolver:
+    cdef Table tt                       # the score entries: valid within one query
+    cdef Table points_tt                # the frame's point searches: valid across queries
+    cdef Table bird_tt[4]               # the frame's bird goal searches, one a bird
+    cdef ScoreState state               # the query's
+    cdef int leaf[LEAVES]               # the query's leaf table
+    cdef Frame* frames                  # ScoreState.frames
+    cdef uint32_t* frame_query          # ScoreState.frame_query
+    cdef readonly double tt_mb
+
+    cdef int _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
+                  leaf, bint framed) except -1
+    cdef int _test(self, int beta)
+
+
 cdef int score_search(ScoreState* s, int beta) noexcept nogil
+cpdef int leaf_index(int steps, int birds, int valat) noexcept nogil
+
+# Pieces of the search that the tests' views (_testing.pyx) check on their
+# own, through this contract like any other module.  Defined in _score.pyx,
+# all but frame_of inline, so that the search's own calls stay inline.
+cdef int leaf_score(ScoreState* s) noexcept nogil
+cdef int bird_state(int birds, int card, int seat, int winner, int cards) noexcept nogil
+cdef Frame* frame_of(ScoreState* s, Hand in_play) noexcept nogil
+cdef bint by_thirds(ScoreState* s, Frame* frame) noexcept nogil
+cdef void score_key(ScoreKey* key, ScoreState* s, Frame* frame, Hand in_play, int in_play_thirds, bint thirds_entry,
+                    int beta) noexcept nogil

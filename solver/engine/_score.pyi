@@ -32,21 +32,7 @@ class ScoreSolver:
         with_line: bool = ...,
         framed: bool = ...,
     ) -> tuple[int, list[int]]: ...
-    def _py_root_key(
-        self,
-        forehand: int,
-        dealer: int,
-        leader: int,
-        declarer: int,
-        steps: list[int],
-        birds: int,
-        valat: int,
-        leaf: list[int],
-    ) -> tuple[int, ...]: ...
     @property
     def nodes(self) -> int: ...
     @property
     def stats(self) -> dict[str, int]: ...
-
-def _py_bird_state(birds: int, card: int, seat: int, winner: int, cards: int) -> int: ...
-def _py_leaf_score(thirds: int, steps: list[int], birds: int, valat: int, leaf: list[int]) -> int: ...

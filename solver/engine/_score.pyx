@@ -99,11 +99,6 @@ cdef enum:
 cdef uint64_t THIRDS_ENTRY = (<uint64_t>1) << 56   # the context's flag of an entry by thirds (score_lead)
 
 
-cdef struct ScoreKey:
-    uint64_t words[SCORE_KEY_WORDS]     # the entry's key words (see the module notes)
-    uint64_t hash                       # the words and the leader mixed: its low bits choose the bucket
-
-
 cpdef inline int leaf_index(int steps, int birds, int valat) noexcept nogil:
     """The index in the leaf table of a hand finished with ``steps``
     thresholds reached (0 to STEPS: the win, Absolut, Panzer), the birds'
@@ -491,20 +486,11 @@ cdef class ScoreSolver:
     searches of its frame and a sixteenth for each bird's goal searches
     (these valid across queries, so reusing the solver keeps them warm).
 
-    ``leaf`` holds the net score of every finished hand (see the module
-    notes); ``steps`` the declarer's thirds still needed for the win,
+    ``leaf`` holds the net score of every finished hand (by
+    :func:`leaf_index`); ``steps`` the declarer's thirds still needed for the win,
     Absolut and Panzer, in that order; ``birds`` and ``valat`` the states so
     far.  Values are the declarer's net game points.
     """
-
-    cdef Table tt
-    cdef Table points_tt
-    cdef Table bird_tt[4]
-    cdef ScoreState state
-    cdef int leaf[LEAVES]
-    cdef Frame* frames
-    cdef uint32_t* frame_query
-    cdef readonly double tt_mb
 
     def __cinit__(self, double tt_mb=SCORE_TT_MB):
         check_table_mb(tt_mb)
@@ -637,16 +623,6 @@ cdef class ScoreSolver:
             line.append(card)
         return value, line
 
-    def _py_root_key(self, Hand forehand, Hand dealer, int leader, int declarer, steps, int birds, int valat,
-                     leaf):
-        """Test-only: the score key's words at a position at a trick boundary."""
-        cdef ScoreKey key
-        self._set(forehand, dealer, leader, declarer, NO_CARD, steps, birds, valat, leaf, True)
-        cdef Hand in_play = forehand | dealer
-        cdef Frame* frame = frame_of(&self.state, in_play)
-        score_key(&key, &self.state, frame, in_play, pile_thirds(in_play), by_thirds(&self.state, frame), 0)
-        return tuple(key.words[i] for i in range(SCORE_KEY_WORDS))
-
     @property
     def nodes(self):
         """Cards played since the solver was made, in the score search and in
@@ -669,21 +645,3 @@ cdef class ScoreSolver:
             **points,
             **{f"birds_{name}": sum(table[name] for table in birds) for name in birds[0]},
         }
-
-
-# Test-only views of the C pieces.
-
-def _py_bird_state(int birds, int card, int seat, int winner, int cards):
-    return bird_state(birds, card, seat, winner, cards)
-
-
-def _py_leaf_score(int thirds, steps, int birds, int valat, leaf):
-    """The leaf a finished hand with these states looks up."""
-    cdef ScoreState s
-    cdef int table[LEAVES]
-    for i in range(LEAVES):
-        table[i] = leaf[i]
-    s.thirds, s.birds, s.valat, s.leaf = thirds, birds, valat, table
-    for i in range(3):
-        s.steps[i] = steps[i]
-    return leaf_score(&s)

@@ -10,13 +10,12 @@ face; everything under it runs without the GIL.
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve.engine._bits cimport (
-    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, above, bit, card_value, gather_bits,
-    legal_replies, lowest_card, pile_thirds, play_card, popcount, reply_wins, scatter_bits, side_to_move,
-    soft_gather_bits, soft_scatter_bits, trick_thirds, winning_replies,
+    MIDDLE_TAROCKS, NO_CARD, PAGAT, SUITS, TAROCKS, Hand, above, bit, legal_replies, lowest_card, pile_thirds,
+    play_card, popcount, reply_wins, side_to_move, trick_thirds,
 )
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
 from kosolve.engine._movegen cimport (
-    MAX_MOVES, order_candidates, order_leads, order_moves, order_replies, reply_candidates, representatives,
+    MAX_MOVES, order_candidates, order_leads, order_moves, reply_candidates, representatives,
 )
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._table cimport (
@@ -953,71 +952,3 @@ def _same_group(int previous, int card, Hand in_play):
     if previous == NO_CARD:
         return False
     return representatives(bit(previous) | bit(card), in_play, 0, moves) == 1
-
-
-# Test-only views of the C pieces.
-
-def _py_card_value(int card):
-    return card_value(card)
-
-
-def _py_pile_thirds(Hand cards):
-    return pile_thirds(cards)
-
-
-def _py_reply_wins(int led, int reply):
-    return reply_wins(led, reply)
-
-
-def _py_legal_replies(Hand hand, int led):
-    return legal_replies(hand, led)
-
-
-def _py_winning_replies(Hand hand, int led):
-    return winning_replies(hand, led)
-
-
-def _py_representatives(Hand candidates, Hand in_play, Hand alone=0):
-    cdef int8_t moves[MAX_MOVES]
-    cdef int n = representatives(candidates, in_play, alone, moves)
-    return [moves[i] for i in range(n)]
-
-
-def _py_order_leads(Hand own, Hand opponent, int first=NO_CARD, bint declarer=True):
-    cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_leads(own, opponent, first, 0, moves, declarer)
-    return [moves[i] for i in range(n)]
-
-
-def _py_order_replies(Hand legal, Hand in_play, int led):
-    cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_replies(legal, in_play, led, 0, moves)
-    return [moves[i] for i in range(n)]
-
-
-def _py_tt_key(Hand forehand, Hand dealer, int leader, int declarer):
-    cdef TTKey key
-    tt_key(&key, forehand, dealer, leader, declarer, 0)
-    return key.key, key.tag, key.in_play
-
-
-def _py_tt_key_without(Hand forehand, Hand dealer, int card, int leader, int declarer):
-    cdef TTKey key
-    tt_key_without(&key, forehand, dealer, pattern_of(forehand | dealer), card, leader, declarer)
-    return key.key, key.tag, key.in_play
-
-
-def _py_gather_bits(Hand x, Hand mask):
-    return gather_bits(x, mask)
-
-
-def _py_scatter_bits(Hand x, Hand mask):
-    return scatter_bits(x, mask)
-
-
-def _py_soft_gather_bits(Hand x, Hand mask):
-    return soft_gather_bits(x, mask)
-
-
-def _py_soft_scatter_bits(Hand x, Hand mask):
-    return soft_scatter_bits(x, mask)

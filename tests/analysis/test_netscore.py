@@ -19,6 +19,7 @@ from kosolve.analysis.netscore import _history, _leaf_table, net_score
 from kosolve.analysis.scoring import settle
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._table import MIN_TABLE_MB
+from kosolve.engine._testing import _py_root_key
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
     ANNOUNCEMENTS,
@@ -395,7 +396,7 @@ def test_a_key_by_ranks_only_where_no_threshold_matters() -> None:
             relabelled((position.hands[0], position.hands[1]), rng), declarer=position.declarer, leader=position.leader
         )
         keys = [
-            ScoreSolver(tt_mb=1)._py_root_key(p.hands[0], p.hands[1], p.leader, p.declarer, steps, birds, valat, leaf)
+            _py_root_key(ScoreSolver(tt_mb=1), p.hands[0], p.hands[1], p.leader, p.declarer, steps, birds, valat, leaf)
             for p in (position, other)
         ]
         points = [
@@ -405,8 +406,8 @@ def test_a_key_by_ranks_only_where_no_threshold_matters() -> None:
             # The same holders in card order, other numbers of cards by suit: another key.
             regrouped = regrouped_suits((position.hands[0], position.hands[1]), rng)
             if regrouped is not None:
-                assert keys[0] != ScoreSolver(tt_mb=1)._py_root_key(
-                    *regrouped, position.leader, position.declarer, steps, birds, valat, leaf
+                assert keys[0] != _py_root_key(
+                    ScoreSolver(tt_mb=1), *regrouped, position.leader, position.declarer, steps, birds, valat, leaf
                 )
                 regroupings += 1
             assert keys[0] == keys[1]

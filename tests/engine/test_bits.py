@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from kosolve.engine._search import (
+from kosolve.engine._testing import (
     _py_gather_bits,
     _py_scatter_bits,
     _py_soft_gather_bits,

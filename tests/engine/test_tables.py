@@ -16,9 +16,10 @@ from kosolve.analysis.netscore import net_score
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB, MIN_BUDGET_MB, TableBudget, new_solver
 from kosolve.engine import _score
-from kosolve.engine._score import ScoreSolver, _py_bird_state, _py_leaf_score
+from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
 from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError, buckets_for
+from kosolve.engine._testing import _py_bird_state, _py_leaf_score
 from kosolve.engine.errors import SearchInputError
 from kosolve.model.cards import parse_hand
 from kosolve.model.game import FOREHAND, NO_CARD

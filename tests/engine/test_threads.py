@@ -18,7 +18,7 @@ from kosolve.analysis.solving import new_solver, search_args, solve
 from kosolve.cli.main import cli
 from kosolve.cli.options import available_cores
 from kosolve.engine._search import MAX_SEARCH_THREADS, Solver
-from kosolve.engine._table import _py_mixed_entry_hits, _py_table_stress
+from kosolve.engine._testing import _py_mixed_entry_hits, _py_table_stress
 from kosolve.engine.errors import SearchInputError
 from kosolve.model.deal import load_deal
 from kosolve.model.game import Position

@@ -1,6 +1,7 @@
 """The rules of docs/rules.md §1, §2 and §4 in every implementation kosolve has:
-kosolve.model.cards and kosolve.model.game (Python), the C pieces of kosolve.engine._search, and
-kosolve.tools.reference, which reads everything off the card names.
+kosolve.model.cards and kosolve.model.game (Python), the engine's C pieces
+(through kosolve.engine._testing) and kosolve.tools.reference, which reads
+everything off the card names.
 
 Cards go between names and masks through exact canonical names, never through
 the forgiving parser, so that these tests check the rules and nothing else.
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from kosolve.engine._search import (
+from kosolve.engine._testing import (
     _py_card_value,
     _py_legal_replies,
     _py_order_leads,
