@@ -6,8 +6,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
@@ -22,6 +25,7 @@ from kosolve.batch.source import DealSource, SourceError
 from kosolve.batch.summary import render_summary, summarise
 from kosolve.batch.tasks import Question
 from kosolve.cli.errors import InputError
+from kosolve.cli.loading import STDIN, STDIN_NAME
 from kosolve.cli.odds import MAX_SAMPLES
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.model.game import Rules
@@ -122,8 +126,8 @@ def batch_command(
     rules: Rules,
 ) -> None:
     """Solve every deal of DEALS, a file of deal lines (one deal file a
-    line, as kosolve deal writes them) or a folder of deal files (*.json),
-    into RESULTS.jsonl: a header line with the question, then one line a
+    line, as kosolve deal writes them; - the standard input) or a folder of
+    deal files (*.json), into RESULTS.jsonl: a header line with the question, then one line a
     deal, its "line" (from 1) or "file", the "sha256" of the deal and its
     "report", the object kosolve --json prints for it (kosolve exchange
     --json with --exchange, kosolve odds --json with --odds; docs/batch.md).
@@ -145,6 +149,7 @@ def batch_command(
     Examples:
       kosolve deal --seed 1 -n 1000 > deals.jsonl
       kosolve batch deals.jsonl -o results.jsonl
+      kosolve deal --seed 1 -n 20 | kosolve batch - -o results.jsonl
       kosolve batch deals.jsonl -o results.jsonl --feasibility --jobs 2
       kosolve batch deals.jsonl -o results.jsonl --dask tcp://scheduler:8786
       kosolve batch --summary-only -o results.jsonl
@@ -160,7 +165,7 @@ def batch_command(
         raise click.UsageError("--jobs runs on this machine, --dask on a cluster: give one")
     if chunk is not None and address is None:
         raise click.UsageError("--chunk is the size of a Dask task: it needs --dask")
-    if os.path.exists(results) and os.path.exists(deals) and os.path.samefile(results, deals):
+    if deals != STDIN and os.path.exists(results) and os.path.exists(deals) and os.path.samefile(results, deals):
         raise click.UsageError(f"--output {results} is the deals' own file")
     options = Options(rules=rules, feasibility=feasibility, postmortem=postmortem, score=score)
     if exchange and samples is not None:
@@ -170,8 +175,8 @@ def batch_command(
     else:
         question = Question("exchange" if exchange else "analyse", options)
     try:
-        source = DealSource(deals)
         with contextlib.ExitStack() as stack:
+            source = DealSource(stack.enter_context(_spooled(deals)), STDIN_NAME if deals == STDIN else None)
             answers = (
                 local(jobs, tt_mb)
                 if address is None
@@ -190,6 +195,20 @@ def batch_command(
             " the same command again resumes it"
         ) from None
     _finish(results, run, as_json)
+
+
+@contextlib.contextmanager
+def _spooled(deals: str) -> Iterator[str]:
+    """The path of the deals; ``-``, the standard input, copied into a
+    temporary file first (a batch reads its deals twice: to know what is
+    left, then to solve it)."""
+    if deals != STDIN:
+        yield deals
+        return
+    with tempfile.NamedTemporaryFile(prefix="kosolve-stdin-", suffix=".jsonl") as spool:
+        shutil.copyfileobj(sys.stdin.buffer, spool)
+        spool.flush()
+        yield spool.name
 
 
 def _finish(results: str, run: BatchRun | None, as_json: bool) -> None:

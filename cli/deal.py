@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Final
 
 import click
 
@@ -15,6 +16,9 @@ from kosolve.model.dealt_file import dealt_to_json
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, DISCARD_VARIANTS, RULE_SWITCHES, SEAT_NAMES
 from kosolve.tools.dealing import deal_bid
 
+MAX_SEED: Final = 2**32
+"""A random seed is below this: short enough to copy from the note."""
+
 
 @click.command("deal", short_help="Realistic deals, one deal file a line (JSON Lines).")
 # No negative seeds: random.Random seeds by the absolute value, so -5 would
@@ -22,8 +26,7 @@ from kosolve.tools.dealing import deal_bid
 @click.option(
     "--seed",
     type=click.IntRange(min=0),
-    required=True,
-    help="The seed, 0 or more: the same seed gives the same deals everywhere.",
+    help="The seed, 0 or more: the same seed gives the same deals everywhere  [default: a random one, said on stderr]",
 )
 @click.option("-n", "count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals.")
 @click.option(
@@ -41,13 +44,16 @@ from kosolve.tools.dealing import deal_bid
     show_default=True,
     help="The discard variant the players lay away by; give kosolve the same one to read a deal as dealt.",
 )
-def deal_command(seed: int, count: int, dealt: bool, contract: str | None, declarer: str | None, discard: str) -> None:
+def deal_command(
+    seed: int | None, count: int, dealt: bool, contract: str | None, declarer: str | None, discard: str
+) -> None:
     """Deal N deals the way real ones are dealt: shuffle, the packets of
     four, each player's discard, the auction by a rule of thumb (the
     stronger hand bids by its strength) and the declarer's talon exchange
     (docs/dealing.md).  --contract and --declarer fix the auction's
     outcome.  The same seed gives the same deals on every machine and
-    Python version.
+    Python version; without --seed a random one is taken and said on
+    stderr.
 
     \b
     Examples:
@@ -55,6 +61,9 @@ def deal_command(seed: int, count: int, dealt: bool, contract: str | None, decla
       kosolve deal --seed 7 -n 100 --contract solo --declarer forehand
       kosolve deal --seed 2 -n 50 --dealt > dealt.jsonl
     """
+    if seed is None:
+        seed = random.SystemRandom().randrange(MAX_SEED)
+        click.echo(f"kosolve deal: seed {seed} (--seed {seed} deals the same again)", err=True)
     rng = random.Random(seed)
     seat = None if declarer is None else SEAT_NAMES.index(declarer)
     for _ in range(count):

@@ -1,6 +1,10 @@
-"""``kosolve solve`` (the default command): read deal files, hand each to
-the library's one orchestration (:func:`kosolve.analysis.report.analyse`)
-and print the report as text or JSON."""
+"""``kosolve solve`` (the default command): read files of any kind and
+answer each with what fits it, through the library's one orchestration: a
+play file, or a deal as dealt with its bid, is solved
+(:meth:`~kosolve.analysis.report.Analyser.analyse`); a deal as dealt
+without a bid gets its exchange table (as ``kosolve exchange``); a seat
+view its odds (as ``kosolve odds``, with their defaults).  The answers are
+printed as text or JSON, one object a file."""
 
 from __future__ import annotations
 
@@ -16,26 +20,67 @@ from typing import Final
 import click
 
 from kosolve.analysis.report import Analyser, Options
-from kosolve.cli.loading import DealFileError, load_deals
+from kosolve.cli.loading import DealFileError, checked, load_inputs, play_of
 from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
+from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.deal import Deal, deal_to_json
+from kosolve.model.dealt_file import DealtFile
 from kosolve.model.ending import EndingError, ending_deal
+from kosolve.model.files import KIND_NAMES, InputFile, kind_of
 from kosolve.model.game import Rules
-from kosolve.render.text import render_report, render_value, style_for
+from kosolve.model.quoting import source_name
+from kosolve.model.view import SeatView
+from kosolve.render.exchange import render_exchange_report, render_exchange_value
+from kosolve.render.odds import render_odds, render_odds_value
+from kosolve.render.text import Style, render_report, render_value, style_for
+from kosolve.sampling.odds import DEFAULT_SAMPLES, odds
+from kosolve.sampling.worlds import NoWorldError, world_space
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
 
 
+SOLVE_ONLY: Final = ("--at", "--write-position", "--score")
+"""Options about a deal's play: a file without one cannot take them."""
+
+
 @dataclass(frozen=True)
 class _Job:
+    """One file and what answers it: a play position to solve, or a deal as
+    dealt without a bid to table, or a seat view."""
+
     file: str
-    deal: Deal
+    read: InputFile
+    deal: Deal | None
 
 
-def _load_jobs(files: Sequence[str], options: Options) -> list[_Job]:
-    """Every file read and checked before anything is solved or printed."""
-    return [_Job(name, deal) for name, deal in load_deals(files, options)]
+def _load_jobs(files: Sequence[str], options: Options, given: Sequence[str]) -> list[_Job]:
+    """Every file read and checked before anything is solved or printed;
+    ``given`` are the options of :data:`SOLVE_ONLY` on the command line."""
+    jobs = []
+    for name, read in load_inputs(files, options.rules):
+        if isinstance(read, SeatView) or (isinstance(read, DealtFile) and read.declared is None):
+            if given:
+                raise DealFileError(
+                    f"{source_name(name)}: {KIND_NAMES[kind_of(read)]}, answered without a play: {given[0]} needs one"
+                )
+            if isinstance(read, SeatView):
+                _check_view(name, read, options.rules)
+            jobs.append(_Job(name, read, None))
+        else:
+            jobs.append(_Job(name, read, checked(name, play_of(name, read), options)))
+    return jobs
+
+
+def _check_view(name: str, view: SeatView, rules: Rules) -> None:
+    """A view some world fits, whose announcements the rules allow: refused
+    here, before anything is solved, as ``kosolve odds`` refuses it."""
+    try:
+        world_space(view)
+        if view.contract is not None and view.declarer is not None:
+            check_announcements(view.announcements, view.contract, view.declarer, rules)
+    except (NoWorldError, AnnouncementError) as error:
+        raise DealFileError(f"{source_name(name)}: {error}") from None
 
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
@@ -45,7 +90,7 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     return not quiet and count >= PROGRESS_MIN_FILES and not sys.stdout.isatty()
 
 
-@click.command("solve", short_help="Solve deal files (the default command).")
+@click.command("solve", short_help="Answer each file with what fits it: solve, table or odds (the default command).")
 # No checks by click.Path: load_deal reports a directory or an unreadable
 # file in the one-line format of every other bad file.
 @click.argument(
@@ -111,21 +156,32 @@ def solve_command(
     table is shared by all files; it speeds up solving but never changes an
     answer.
 
+    Any file kosolve reads may be given, and each is answered with what fits
+    it: a deal as dealt without a bid (contract, declarer, exchange) gets
+    its exchange table and par, as kosolve exchange gives them; a seat view
+    (kosolve view) its odds, as kosolve odds gives them with their defaults
+    (200 worlds, seed 0).  --at, --score and --write-position are about a
+    play, so such a file cannot take them.
+
     A DEAL.json of - reads one deal from the standard input (named <stdin>
-    in messages and output).
+    in messages and output); deal lines, one deal a line as kosolve deal
+    writes them, are for kosolve batch.
 
     \b
     Examples:
       kosolve examples/ending.json
       kosolve --at 4 examples/played.json
-      kosolve --json examples/ending.json examples/dealt.json > values.jsonl
+      kosolve --json examples/*.json examples/views/*.json > answers.jsonl
       kosolve - < examples/ending.json
     """
     if quiet and not as_json:
         options = Options.value_only(rules=rules, at=at, score=bool(score))
     else:
         options = Options(rules=rules, at=at, feasibility=feasibility, postmortem=postmortem, score=score)
-    jobs = _load_jobs(files, options)
+    context = click.get_current_context()
+    given = [option for option, name in zip(SOLVE_ONLY, ("at", "write_position", "score"), strict=True)
+             if context.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]  # fmt: skip
+    jobs = _load_jobs(files, options, given)
     ending = _ending_to_write(jobs, at, write_position) if write_position is not None else None
     try:
         analyser = Analyser(tt_mb, threads)
@@ -134,14 +190,9 @@ def solve_command(
     style = style_for(sys.stdout)
 
     def run(job: _Job) -> None:
-        report = analyser.analyse(job.deal, options)
-        if as_json:
-            click.echo(json.dumps({"file": job.file, **report.to_json()}))
-        elif quiet:
-            click.echo(render_value(job.file, report, style))
-        else:
-            separator = "\n" if job is not jobs[0] else ""
-            click.echo(separator + render_report(job.file, report, style))
+        answer = _answer(job, analyser, options, tt_mb, as_json, quiet, style)
+        separator = "\n" if not (as_json or quiet) and job is not jobs[0] else ""
+        click.echo(separator + answer)
 
     if _progress_wanted(len(jobs), quiet):
         with click.progressbar(jobs, label="solving", file=sys.stderr) as bar:
@@ -158,12 +209,34 @@ def solve_command(
             )
 
 
+def _answer(
+    job: _Job, analyser: Analyser, options: Options, tt_mb: float, as_json: bool, quiet: bool, style: Style
+) -> str:
+    """The text or JSON that answers one file."""
+    if job.deal is not None:
+        report = analyser.analyse(job.deal, options)
+        if as_json:
+            return json.dumps({"file": job.file, **report.to_json()})
+        return render_value(job.file, report, style) if quiet else render_report(job.file, report, style)
+    if isinstance(job.read, SeatView):
+        found = odds(job.read, DEFAULT_SAMPLES, rules=options.rules, tt_mb=tt_mb, feasibility=options.feasibility)
+        if as_json:
+            return json.dumps({"file": job.file, **found.to_json()})
+        return render_odds_value(job.file, found) if quiet else render_odds(job.file, found, style)
+    assert isinstance(job.read, DealtFile)
+    table = analyser.analyse_exchange(job.read.dealt, options.rules)
+    if as_json:
+        return json.dumps({"file": job.file, **table.to_json()})
+    return render_exchange_value(job.file, table) if quiet else render_exchange_report(job.file, table, style)
+
+
 def _ending_to_write(jobs: Sequence[_Job], at: int | None, path: str) -> Deal:
     """The position of the one deal file as an ending, checked before
     anything is solved: one file only, a hand not over, never the input."""
     if len(jobs) != 1:
         raise click.UsageError(f"--write-position takes one deal file, not {len(jobs)}")
     job = jobs[0]
+    assert job.deal is not None, "--write-position is refused for a file without a play"
     if os.path.exists(path) and os.path.exists(job.file) and os.path.samefile(path, job.file):
         raise click.UsageError(f"--write-position {path} would replace the deal file it reads")
     folder = os.path.dirname(os.path.abspath(path))

@@ -430,7 +430,7 @@ def declarer_rows(
     value of each contract to him with the best exchange, and nothing
     more (the odds before the auction ask this of every world).
 
-    >>> from kosolve.model.dealt_file import load_dealt_file
+    >>> from kosolve.model.files import load_dealt_file
     >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
     >>> rows = declarer_rows(dealt, FOREHAND)
     >>> rows == exchange_table(dealt).rows[: len(rows)], len(rows)

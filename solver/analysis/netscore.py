@@ -14,7 +14,7 @@ four kings (1).  Some lines that are best for points let the forehand's
 Pagat take the last trick, a silent 3 for him; played for the score, the
 dealer stops it and still wins:
 
->>> from kosolve.model.deal import load_deal
+>>> from kosolve.model.files import load_deal
 >>> deal = load_deal("examples/whole-deal.json")
 >>> net_score(deal).score
 4

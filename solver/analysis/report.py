@@ -7,7 +7,7 @@ play and the settlement.  The command line calls it, and so will every
 other front end; none of them repeats that logic.  An :class:`Analyser`
 keeps the tables warm across deals.
 
->>> from kosolve.model.deal import load_deal
+>>> from kosolve.model.files import load_deal
 >>> report = analyse(load_deal("examples/ending.json"))
 >>> report.solution.thirds, report.solution.result, report.feasibility is not None
 (111, 'won', True)
@@ -288,7 +288,7 @@ class Analyser:
             )
         settlement = settle(deal, rules) if options.settle and over and can_score(deal) else None
         held = (
-            tuple(held_bonuses(deal.hands, deal.piles, deal.own_discards))
+            tuple(held_bonuses(deal.hands, deal.piles, deal.laid))
             if can_score(deal) and deal.piles is not None
             else None
         )

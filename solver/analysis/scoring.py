@@ -277,7 +277,7 @@ def settle(deal: Deal, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAU
     The forehand leads his sixteen tarocks, the birds last, and takes every
     trick of a Dreiblatt (G = 3): a silent Valat (G × 4) replaces the game.
 
-    >>> from kosolve.model.deal import parse_deal
+    >>> from kosolve.model.files import parse_deal
     >>> tarocks = "Sk XXI XX XIX XVIII XVII XVI XV XIV XIII XII XI IV III II I".split()
     >>> faces = [suit + rank for suit in "HDSC" for rank in "KQCJ"]
     >>> deal = parse_deal({"version": 1, "contract": "dreiblatt", "declarer": "forehand",
@@ -355,7 +355,7 @@ def scorer(
     hand = deal.hands[declarer]
     held = tuple(
         Item(name, seat, table.held(name), f"{name.replace('_', ' ')} held")
-        for seat, name in held_bonuses(deal.hands, deal.piles, deal.own_discards)
+        for seat, name in held_bonuses(deal.hands, deal.piles, deal.laid)
     )
 
     def result(announcement: Announcement, worth: int, made: bool) -> Item:
@@ -417,24 +417,25 @@ def scorer(
 
 
 def held_bonuses(
-    hands: tuple[Hand, Hand], piles: tuple[Hand, Hand], own_discards: tuple[Hand, Hand] | None = None
+    hands: tuple[Hand, Hand], piles: tuple[Hand, Hand], laid: tuple[Hand, Hand] | None = None
 ) -> list[tuple[Seat, str]]:
     """``(seat, bonus)`` for every held bonus of :data:`HELD`, read off each
-    player's 16 cards at trick 1 and his own discards: exactly when they
-    are known (a deal as dealt), else from his pile (see the module's notes).
+    player's 16 cards at trick 1 and the cards he ``laid`` in his pile
+    himself: exactly when they are known (a deal as dealt, a play file
+    with ``laid``), else from his pile (see the module's notes).
 
     >>> from kosolve.model.cards import parse_hand
     >>> held_bonuses((parse_hand(["Sk", "XXI", "I"]), parse_hand(["HK"])), (0, 0))
     [(0, 'trull')]
     >>> birds = parse_hand(["I", "II", "III"])
-    >>> held_bonuses((birds, 0), (0, parse_hand(["IV"])), own_discards=(0, 0))  # IV was a talon card left
+    >>> held_bonuses((birds, 0), (0, parse_hand(["IV"])), laid=(0, 0))  # IV was a talon card left
     []
-    >>> held_bonuses((birds, 0), (parse_hand(["IV"]), 0), own_discards=(parse_hand(["IV"]), 0))
+    >>> held_bonuses((birds, 0), (parse_hand(["IV"]), 0), laid=(parse_hand(["IV"]), 0))
     [(0, 'four_birds')]
     """
     found = []
     for seat in SEATS:
-        own = piles[seat] & ~NEVER_LAID_AWAY if own_discards is None else own_discards[seat]
+        own = piles[seat] & ~NEVER_LAID_AWAY if laid is None else laid[seat]
         held = hands[seat] | own
         found += [(seat, name) for name, cards in HELD.items() if held & cards == cards]
     return found

@@ -106,7 +106,7 @@ class Batch:
     def _check(self) -> int:
         """How many deals are still to do, after checking that each deal
         finished has the bytes it was solved from."""
-        field, deals = self.source.field, source_name(self.source.path)
+        field, deals = self.source.field, self.source.name
         todo = 0
         found: set[Key] = set()
         for key, sha256 in self.source.index(self.done):

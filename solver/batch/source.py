@@ -27,7 +27,7 @@ from collections.abc import Collection, Iterator
 from typing import IO, Final, NamedTuple
 
 from kosolve.batch.tasks import Key
-from kosolve.model.deal import MAX_FILE_BYTES
+from kosolve.model.jsonfile import MAX_FILE_BYTES
 from kosolve.model.quoting import source_name
 
 DEAL_FILE_SUFFIX: Final = ".json"
@@ -58,20 +58,22 @@ class Entry(NamedTuple):
 
 class DealSource:
     """The deals at ``path``: its lines if it is a file, its deal files if
-    it is a folder."""
+    it is a folder; ``name`` is what messages call it (the path itself by
+    default, ``<stdin>`` for the standard input spooled to ``path``)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, name: str | None = None) -> None:
         self.path = path
+        self.name = source_name(path if name is None else name)
         self.folder = os.path.isdir(path)
         if not self.folder and not os.path.isfile(path):
-            raise SourceError(f"{source_name(path)}: no such file or folder")
+            raise SourceError(f"{self.name}: no such file or folder")
         self.field = "file" if self.folder else "line"
 
     def _names(self) -> list[str]:
         try:
             names = os.listdir(self.path)
         except OSError as error:
-            raise SourceError(f"{source_name(self.path)}: cannot read the folder: {error.strerror}") from None
+            raise SourceError(f"{self.name}: cannot read the folder: {error.strerror}") from None
         return sorted(
             name for name in names if name.endswith(DEAL_FILE_SUFFIX) and os.path.isfile(os.path.join(self.path, name))
         )
@@ -92,7 +94,7 @@ class DealSource:
                         if entry is not None:
                             yield entry
         except OSError as error:
-            raise SourceError(f"{source_name(self.path)}: cannot read the file: {error.strerror}") from None
+            raise SourceError(f"{self.name}: cannot read the file: {error.strerror}") from None
 
     def _file(self, name: str) -> Entry:
         """The deal file ``name`` of the folder."""

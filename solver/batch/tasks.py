@@ -32,10 +32,12 @@ from typing import Final
 from kosolve.analysis.pool import worker_analyser
 from kosolve.analysis.report import Analyser, Options, OptionsError
 from kosolve.model.announcements import AnnouncementError
-from kosolve.model.deal import DealError, parse_deal, read_json
 from kosolve.model.dealt import ExchangeError
 from kosolve.model.dealt_file import parse_dealt_file
-from kosolve.model.view import ViewError, parse_view
+from kosolve.model.files import parse_deal
+from kosolve.model.jsonfile import FileError, read_json
+from kosolve.model.quoting import source_name
+from kosolve.model.view import parse_view
 from kosolve.sampling.odds import odds
 from kosolve.sampling.worlds import NoWorldError
 
@@ -134,7 +136,7 @@ KINDS: Final = tuple(ANSWERS)
 REPORT: Final = "report"
 """The key of a result record that holds the answer."""
 
-_BAD_DEAL: Final = (DealError, OptionsError, ExchangeError, ViewError, NoWorldError, AnnouncementError)
+_BAD_DEAL: Final = (FileError, OptionsError, ExchangeError, NoWorldError, AnnouncementError)
 """What a deal that cannot be answered raises: its record says so and the
 batch goes on.  Anything else is a fault of kosolve and stops the batch
 (what is finished stays in the results)."""
@@ -150,7 +152,9 @@ def answer(analyser: Analyser, work: Work) -> dict[str, object]:
         data = read_json(io.BytesIO(work.text), work.source)
         result = ANSWERS[work.question.kind](analyser, data, work.source, work.question)
     except _BAD_DEAL as error:
-        return {**record, "error": str(error)}
+        # A file's own errors name it already; the rest say what, not where.
+        where = "" if isinstance(error, FileError) else f"{source_name(work.source)}: "
+        return {**record, "error": where + str(error)}
     # Nested, not merged: the report's own "line" is its line of play.
     return {**record, REPORT: result}
 

@@ -113,6 +113,22 @@ class Announcement:
         return text + (", kontra" if self.kontra else "")
 
 
+def announcement_to_json(announcement: Announcement) -> dict[str, object]:
+    """An announcement as a file writes it: ``when`` and ``kontra`` only
+    where they say something.
+
+    >>> from kosolve.model.game import DEALER
+    >>> announcement_to_json(Announcement(DEALER, "valat", "before", kontra=True))
+    {'by': 'dealer', 'what': 'valat', 'when': 'before', 'kontra': True}
+    """
+    data: dict[str, object] = {"by": seat_name(announcement.by), "what": announcement.what}
+    if announcement.when is not None:
+        data["when"] = announcement.when
+    if announcement.kontra:
+        data["kontra"] = True
+    return data
+
+
 def announcement_problems(
     announcements: Sequence[Announcement], contract: str, declarer: Seat
 ) -> list[tuple[int, str, str]]:

@@ -24,10 +24,9 @@ from typing import Final
 from kosolve.model.announcements import Announcement
 from kosolve.model.cards import KINGS, SUIT_MASKS, TAROCK, TRULL, Card, Hand, card_name, cards_of, mask_of
 from kosolve.model.deal import Deal
-from kosolve.model.game import FOREHAND, TALON_CARDS_TAKEN, Seat
+from kosolve.model.game import FOREHAND, TALON_CARDS_TAKEN, TALON_SIZE, Seat
 from kosolve.model.reprs import readable_repr
 
-TALON_SIZE: Final = 6
 HAND_SIZE: Final = 16
 PERSONAL_SIZE: Final = 8
 DISCARD_SIZE: Final = 8
@@ -266,7 +265,7 @@ class Dealt:
             leader=FOREHAND,
             play=play,
             announcements=announcements,
-            own_discards=(own[0], own[1]),
+            laid=(own[0], own[1]),
         )
 
 
@@ -275,7 +274,6 @@ __all__ = [
     "HAND_SIZE",
     "KEPT",
     "PERSONAL_SIZE",
-    "TALON_SIZE",
     "Dealt",
     "Exchange",
     "ExchangeError",

@@ -13,12 +13,11 @@ dealt"): the key ``dealt`` in place of ``hands``, ``piles`` and ``leader``.
 
 ``contract``, ``declarer`` and ``exchange`` are optional; with all three
 the file has a play position (:meth:`DealtFile.play_deal`), and
-:func:`kosolve.model.deal.load_deal` reads it as it reads a play file.
+:func:`kosolve.model.files.load_deal` reads it as it reads a play file.
 The discards and lay-aways are judged by the discard variant of the rules
 (:attr:`kosolve.model.game.Rules.discard`).  The module sits above
-:mod:`kosolve.model.deal` and :mod:`kosolve.model.dealt`: it reuses the
-deal file's reader and parser, and ``parse_deal`` reaches it only at call
-time.
+:mod:`kosolve.model.deal` and :mod:`kosolve.model.dealt`, and
+:mod:`kosolve.model.files` above it.
 
 >>> from kosolve.model.dealt import lay_aways
 >>> hands = (mask_of(range(6, 22)), mask_of(range(22, 38)))
@@ -31,30 +30,25 @@ time.
 >>> parse_dealt_file(data, "open.json").play_deal()
 Traceback (most recent call last):
 ...
-kosolve.model.deal.DealError: open.json: contract: required key missing to play (kosolve exchange analyses ...)
+kosolve.model.deal.DealError: open.json: contract: required key missing to play (a deal as dealt without a bid ...)
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from kosolve.model.announcements import Announcement
+from kosolve.model.announcements import Announcement, announcement_to_json
 from kosolve.model.cards import Card, Hand, card_name, hand_names, mask_of
-from kosolve.model.deal import (
-    DEALT_KEY,
-    FORMAT_VERSION,
-    Deal,
-    _announcement_to_json,
-    _Parser,
-    load_json,
-)
-from kosolve.model.dealt import HAND_SIZE, PERSONAL_SIZE, TALON_SIZE, Dealt, Exchange, discard_problem
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, Position, Rules, Seat, seat_name
+from kosolve.model.deal import FORMAT_VERSION, Deal, DealError
+from kosolve.model.dealt import HAND_SIZE, PERSONAL_SIZE, Dealt, Exchange, discard_problem
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TALON_SIZE, Position, Rules, Seat, seat_name
+from kosolve.model.jsonfile import FieldParser
 from kosolve.model.quoting import describe
 
+DEALT_KEY: Final = "dealt"
+"""The key that makes a deal file a deal as dealt."""
 KEYS: Final = ("version", DEALT_KEY, "contract", "declarer", "exchange", "announcements", "play")
 """The keys of a deal as dealt, in the order :func:`dealt_to_json` writes them."""
 _PLAY_KEYS: Final = ("contract", "declarer", "exchange")
@@ -64,7 +58,7 @@ _POSITION_KEYS: Final = ("hands", "piles", "leader")
 _DEALT_KEYS: Final = ("talon", *SEAT_NAMES)
 _SEAT_KEYS: Final = ("hand", "personal", "discards", "picked_up")
 _EXCHANGE_KEYS: Final = ("take", "lay_away")
-_ANALYSED: Final = "kosolve exchange analyses a deal as dealt"
+_NO_BID: Final = "a deal as dealt without a bid has no play position"
 
 
 @dataclass(frozen=True)
@@ -97,7 +91,7 @@ class DealtFile:
         exchange raises :class:`DealError` naming the missing key."""
         for key in _PLAY_KEYS:
             if getattr(self, key) is None:
-                raise _Parser(self.source).error(key, f"required key missing to play ({_ANALYSED})")
+                raise _DealtParser(self.source).error(key, f"required key missing to play ({_NO_BID})")
         assert self.contract is not None and self.declarer is not None and self.exchange is not None
         return self.dealt.play_deal(
             self.contract,
@@ -109,12 +103,16 @@ class DealtFile:
         )
 
 
-class _DealtParser(_Parser):
-    """The deal file parser, with the parts of a deal as dealt."""
+class _DealtParser(FieldParser):
+    """The parser of a deal as dealt: its talon, seats and exchange, and a
+    play file's announcements and play."""
+
+    error_type = DealError
+    format_version = FORMAT_VERSION
 
     def sequence(self, field: str, value: object, size: int, what: str) -> tuple[Card, ...]:
         """Exactly ``size`` distinct cards in their order, none of them seen
-        in an earlier holding (as :meth:`_Parser.holding` reads them)."""
+        in an earlier holding (as :meth:`FieldParser.holding` reads them)."""
         cards = self.distinct_cards(field, value)
         if len(cards) != size:
             raise self.error(field, f"{len(cards)} cards ({what} {size})")
@@ -138,12 +136,10 @@ class _DealtParser(_Parser):
         if not isinstance(value, Mapping):
             raise self.error(DEALT_KEY, f"expected an object with talon, forehand and dealer, got {describe(value)}")
         self.keys(DEALT_KEY, value, _DEALT_KEYS, f"unknown key (dealt has {', '.join(_DEALT_KEYS)})")
-        for key in _DEALT_KEYS:
-            if key not in value:
-                raise self.error(f"{DEALT_KEY}.{key}", "required key missing")
+        self.required(value, _DEALT_KEYS, DEALT_KEY)
         talon = self.sequence(f"{DEALT_KEY}.talon", value["talon"], TALON_SIZE, "the talon holds")
         # Every card once in all: the sizes add up to 54 and no card is seen twice.
-        seats = [self.seat(f"{DEALT_KEY}.{name}", value[name]) for name in SEAT_NAMES]
+        seats = [self.seat_cards(f"{DEALT_KEY}.{name}", value[name]) for name in SEAT_NAMES]
         for name, seat in zip(SEAT_NAMES, seats, strict=True):
             problem = discard_problem(*seat, variant)
             if problem is not None:
@@ -156,14 +152,12 @@ class _DealtParser(_Parser):
             talon, (forehand[0], dealer[0]), personal, (forehand[2], dealer[2]), None if picked == personal else picked
         )
 
-    def seat(self, field: str, value: object) -> tuple[Hand, Hand, Hand, Hand]:
+    def seat_cards(self, field: str, value: object) -> tuple[Hand, Hand, Hand, Hand]:
         """A seat's hand, personal cards, discards and the personal cards he picked up."""
         if not isinstance(value, Mapping):
             raise self.error(field, f"expected an object with hand, personal and discards, got {describe(value)}")
         self.keys(field, value, _SEAT_KEYS, f"unknown key (a seat has {', '.join(_SEAT_KEYS)})")
-        for key in _SEAT_KEYS[:3]:
-            if key not in value:
-                raise self.error(f"{field}.{key}", "required key missing")
+        self.required(value, _SEAT_KEYS[:3], field)
         hand = mask_of(self.sequence(f"{field}.hand", value["hand"], HAND_SIZE, "a hand is dealt"))
         personal = mask_of(self.sequence(f"{field}.personal", value["personal"], PERSONAL_SIZE, "personal cards are"))
         # Any of his own cards here; which of them the variant lets go is
@@ -178,9 +172,7 @@ class _DealtParser(_Parser):
         if not isinstance(value, Mapping):
             raise self.error("exchange", f"expected an object with take and lay_away, got {describe(value)}")
         self.keys("exchange", value, _EXCHANGE_KEYS, "unknown key (an exchange has take and lay_away)")
-        for key in _EXCHANGE_KEYS:
-            if key not in value:
-                raise self.error(f"exchange.{key}", "required key missing")
+        self.required(value, _EXCHANGE_KEYS, "exchange")
         taken = self.among("exchange.take", value["take"], mask_of(dealt.talon), "the talon cards")
         pool = dealt.held(declarer) | mask_of(taken)
         lay_away = self.among("exchange.lay_away", value["lay_away"], pool, "the declarer's cards and those taken")
@@ -205,7 +197,7 @@ class _DealtParser(_Parser):
             raise self.error(DEALT_KEY, "required key missing")
         dealt = self.dealt(data[DEALT_KEY], rules.discard)
         contract = self.choice(data, "contract", CONTRACTS, "contract") if "contract" in data else None
-        declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat")) if "declarer" in data else None
+        declarer = self.seat(data, "declarer") if "declarer" in data else None
         for key in ("exchange", "announcements"):
             if key in data and (contract is None or declarer is None):
                 missing = "contract" if contract is None else "declarer"
@@ -234,12 +226,6 @@ def parse_dealt_file(data: object, source: str, *, rules: Rules = DEFAULT_RULES)
     discards and exchange judged by the discard variant of ``rules``;
     ``source`` names the file in the messages of :class:`DealError`."""
     return _DealtParser(source).dealt_file(data, rules)
-
-
-def load_dealt_file(path: str | os.PathLike[str], *, rules: Rules = DEFAULT_RULES) -> DealtFile:
-    """The deal as dealt in the file at ``path``, read as
-    :func:`kosolve.model.deal.load_deal` reads a deal file."""
-    return parse_dealt_file(load_json(path), os.fspath(path), rules=rules)
 
 
 def dealt_to_json(file: DealtFile) -> dict[str, object]:
@@ -279,10 +265,10 @@ def dealt_to_json(file: DealtFile) -> dict[str, object]:
             "lay_away": hand_names(file.exchange.lay_away),
         }
     if file.announcements:
-        data["announcements"] = [_announcement_to_json(announcement) for announcement in file.announcements]
+        data["announcements"] = [announcement_to_json(announcement) for announcement in file.announcements]
     if file.play:
         data["play"] = [card_name(card) for card in file.play]
     return data
 
 
-__all__ = ["KEYS", "DealtFile", "dealt_to_json", "load_dealt_file", "parse_dealt_file"]
+__all__ = ["DEALT_KEY", "KEYS", "DealtFile", "dealt_to_json", "parse_dealt_file"]

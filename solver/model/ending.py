@@ -1,7 +1,7 @@
 """The position after part of a deal's play, as a deal of its own: an
 ending that a deal file can hold and that solves to the same value.
 
->>> from kosolve.model.deal import load_deal
+>>> from kosolve.model.files import load_deal
 >>> deal = load_deal("examples/played.json")
 >>> ending = ending_deal(deal, at=4)
 >>> ending.first_trick, ending.play, [hand.bit_count() for hand in ending.piles]

@@ -41,6 +41,9 @@ SEAT_NAMES: Final = ("forehand", "dealer")
 CONTRACTS: Final = ("dreiblatt", "zweiblatt", "einblatt", "solo")
 GAME_VALUES: Final = {"dreiblatt": 3, "zweiblatt": 6, "einblatt": 9, "solo": 12}
 TALON_CARDS_TAKEN: Final = {"dreiblatt": 3, "zweiblatt": 2, "einblatt": 1, "solo": 0}
+TALON_SIZE: Final = 6
+"""The talon's cards (docs/rules.md §3.2): those the declarer does not
+take lie in the defender's pile."""
 
 DISCARD_VARIANTS: Final = ("classic", "medium", "easy", "tactical")
 """The discard variants (docs/rules.md §3.3), classic the default."""

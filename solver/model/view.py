@@ -28,12 +28,11 @@ module reads, checks and writes the view, and makes one from a deal.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import IO, Final
+from typing import Final
 
-from kosolve.model.announcements import Announcement
+from kosolve.model.announcements import Announcement, announcement_to_json
 from kosolve.model.cards import (
     ALL_CARDS,
     KINGS,
@@ -48,26 +47,20 @@ from kosolve.model.cards import (
     mask_of,
     suit_of,
 )
-from kosolve.model.deal import (
-    Deal,
-    DealError,
-    _announcement_to_json,
-    _Parser,
-    load_json,
-    read_json,
-)
-from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, TALON_SIZE, Dealt
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, Dealt
 from kosolve.model.game import (
     CONTRACTS,
     FOREHAND,
-    SEAT_NAMES,
     TALON_CARDS_TAKEN,
+    TALON_SIZE,
     TRICKS_PER_GAME,
     Seat,
     legal_replies,
     reply_wins,
     seat_name,
 )
+from kosolve.model.jsonfile import FieldParser, FileError
 from kosolve.model.quoting import describe
 from kosolve.model.reprs import readable_repr
 
@@ -91,7 +84,7 @@ PACK_PILES: Final = 2 * DISCARD_SIZE + TALON_SIZE
 """The cards in the two piles together at trick 1: 22."""
 
 
-class ViewError(ValueError):
+class ViewError(FileError):
     """A seat view that cannot be read or breaks the format; the message is
     one line naming the file and the field."""
 
@@ -140,6 +133,7 @@ def _walk(leader: Seat, play: Sequence[Card]) -> tuple[Played, ...]:
 class SeatView:
     """What the player in seat ``view`` knows (see the module text).
 
+    >>> from kosolve.model.files import load_view
     >>> view = load_view("examples/views/trick4.json")
     >>> view.before_auction, seat_name(view.view), seat_name(view.to_move)
     (False, 'forehand', 'forehand')
@@ -201,19 +195,20 @@ class SeatView:
         return last.seat if reply_wins(last.led, last.card) else 1 - last.seat
 
 
-class _ViewParser(_Parser):
-    """The deal reader's parser, reading a seat view: cards, seats, the
-    announcements and their messages are read as a deal file's."""
+class _ViewParser(FieldParser):
+    """The parser of a seat view: cards, seats, the announcements and their
+    messages are read as a deal file's."""
+
+    error_type = ViewError
+    format_version = FORMAT_VERSION
 
     def view(self, data: object) -> SeatView:
         if not isinstance(data, Mapping):
             raise self.error("", f"expected a JSON object (a seat view), got {describe(data)}")
         self.keys("", data, KEYS, f"unknown key (a seat view has {', '.join(KEYS)})")
-        for key in _REQUIRED:
-            if key not in data:
-                raise self.error(key, "required key missing")
+        self.required(data, _REQUIRED)
         self.version(data)
-        view = SEAT_NAMES.index(self.choice(data, "view", SEAT_NAMES, "seat"))
+        view = self.seat(data, "view")
         contract = self.choice(data, "contract", CONTRACTS, "contract") if "contract" in data else None
         declarer = None
         if contract is None:
@@ -225,8 +220,8 @@ class _ViewParser(_Parser):
         elif "declarer" not in data:
             raise self.error("declarer", "required key missing (a view with a contract names the declarer)")
         else:
-            declarer = SEAT_NAMES.index(self.choice(data, "declarer", SEAT_NAMES, "seat"))
-        leader = SEAT_NAMES.index(self.choice(data, "leader", SEAT_NAMES, "seat")) if "leader" in data else FOREHAND
+            declarer = self.seat(data, "declarer")
+        leader = self.seat(data, "leader") if "leader" in data else FOREHAND
         hand = self.holding("hand", data["hand"])
         if hand.bit_count() != HAND_SIZE:
             raise self.error("hand", f"{hand.bit_count()} cards (a seat view holds the {HAND_SIZE} cards at trick 1)")
@@ -289,6 +284,7 @@ def play_problem(view: SeatView) -> tuple[int, str] | None:
     so he cannot show out of their suit while one of them is left.
 
     >>> from kosolve.model.cards import parse_card
+    >>> from kosolve.model.files import load_view
     >>> view = load_view("examples/views/trick4.json")
     >>> play_problem(view) is None
     True
@@ -349,40 +345,14 @@ def play_problem(view: SeatView) -> tuple[int, str] | None:
 def parse_view(data: object, source: str) -> SeatView:
     """The seat view described by ``data``, a parsed view file; ``source``
     names the file in the messages of :class:`ViewError`."""
-    try:
-        return _ViewParser(source).view(data)
-    except DealError as error:
-        raise ViewError(str(error)) from None
-
-
-def read_view(file: IO[bytes], source: str) -> SeatView:
-    """The seat view in the open binary ``file`` (read as a deal file is)."""
-    try:
-        data = read_json(file, source)
-    except DealError as error:
-        raise ViewError(str(error)) from None
-    return parse_view(data, source)
-
-
-def load_view(path: str | os.PathLike[str]) -> SeatView:
-    """The seat view in the file at ``path``; any problem is a :class:`ViewError`.
-
-    >>> load_view("no/such/view.json")
-    Traceback (most recent call last):
-    ...
-    kosolve.model.view.ViewError: no/such/view.json: cannot read the file: No such file or directory
-    """
-    try:
-        data = load_json(path)
-    except DealError as error:
-        raise ViewError(str(error)) from None
-    return parse_view(data, os.fspath(path))
+    return _ViewParser(source).view(data)
 
 
 def view_to_json(view: SeatView) -> dict[str, object]:
     """The view file object of ``view``, with canonical names; it reads back
     as the same view.
 
+    >>> from kosolve.model.files import load_view
     >>> view = load_view("examples/views/trick4.json")
     >>> parse_view(view_to_json(view), "copy") == view
     True
@@ -396,7 +366,7 @@ def view_to_json(view: SeatView) -> dict[str, object]:
     data["pile"] = hand_names(view.pile)
     data["other"] = {"pile": hand_names(view.other_pile), "holds": hand_names(view.other_holds)}
     if view.contract is not None:
-        data["announcements"] = [_announcement_to_json(a) for a in view.announcements]
+        data["announcements"] = [announcement_to_json(a) for a in view.announcements]
         data["play"] = [card_name(card) for card in view.play]
     return data
 
@@ -414,7 +384,7 @@ def view_of(deal: Deal, seat: Seat, at: int | None = None, *, taken: Hand | None
     defender are seen too, and ``taken``, the talon cards the declarer
     took, are seen by the defender to be the declarer's.
 
-    >>> from kosolve.model.deal import load_deal
+    >>> from kosolve.model.files import load_deal
     >>> view = view_of(load_deal("examples/whole-deal.json"), FOREHAND, at=0)
     >>> view.hand.bit_count(), view.other_pile_size
     (16, 11)
@@ -428,8 +398,8 @@ def view_of(deal: Deal, seat: Seat, at: int | None = None, *, taken: Hand | None
     other = 1 - seat
     other_pile = deal.piles[other] & SEEN_IN_PILES
     holds = 0
-    if seat == deal.declarer and deal.own_discards is not None:
-        other_pile |= deal.piles[other] & ~deal.own_discards[other]
+    if seat == deal.declarer and deal.laid is not None:
+        other_pile |= deal.piles[other] & ~deal.laid[other]
     if seat != deal.declarer and taken is not None:
         holds = taken & ~other_pile
     return SeatView(
@@ -468,11 +438,9 @@ __all__ = [
     "SeatViewError",
     "ViewError",
     "auction_view",
-    "load_view",
     "parse_view",
     "pile_size",
     "play_problem",
-    "read_view",
     "view_of",
     "view_to_json",
 ]

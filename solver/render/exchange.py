@@ -141,4 +141,19 @@ def render_exchange_report(file: str, report: ExchangeReport, style: Style) -> s
     return "\n".join(lines)
 
 
-__all__ = ["by_suit", "render_exchange_report", "render_exchange_table"]
+def render_exchange_value(file: str, report: ExchangeReport) -> str:
+    """One line: the file and its par.
+
+    >>> from kosolve.analysis.report import Analyser
+    >>> from kosolve.model.files import load_dealt_file
+    >>> report = Analyser().analyse_exchange(load_dealt_file("examples/dealt-open.json").dealt)
+    >>> render_exchange_value("dealt-open.json", report)
+    'dealt-open.json: par solo by the dealer, +12 game points for him'
+    """
+    best = report.par
+    if best.declarer is None or best.contract is None:
+        return f"{file}: par both pass, nothing is played"
+    return f"{file}: par {best.contract} by the {seat_name(best.declarer)}, {best.game_points:+d} game points for him"
+
+
+__all__ = ["by_suit", "render_exchange_report", "render_exchange_table", "render_exchange_value"]

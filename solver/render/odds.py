@@ -5,7 +5,7 @@ card's mean and chance, the goals, or before the auction each contract.
 It renders an :class:`~kosolve.sampling.odds.Odds` and computes nothing
 itself.
 
->>> from kosolve.model.view import load_view
+>>> from kosolve.model.files import load_view
 >>> from kosolve.sampling.odds import odds
 >>> text = render_odds("view.json", odds(load_view("examples/views/trick4.json"), 50, jobs=1), Style(unicode=False))
 >>> print(text.splitlines()[0])
@@ -146,4 +146,15 @@ def render_odds(file: str, result: Odds, style: Style) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["render_odds"]
+def render_odds_value(file: str, result: Odds) -> str:
+    """One line: the file, and the declarer's mean points and chance to win
+    (before the auction, each contract's chance and mean game points)."""
+    worlds = "exact" if result.exact else f"{result.samples:,} of {result.worlds:,} worlds"
+    if result.thirds is None or result.p_win is None:
+        contracts = ", ".join(f"{c.contract} {_percent(c.p_win)} {c.game_points.mean:+.2f}" for c in result.contracts)
+        return f"{file}: as declarer, won and mean game points: {contracts} ({worlds})"
+    mean = result.thirds.mean
+    return f"{file}: {mean / 3:.2f} points in mean, the declarer wins {_percent(result.p_win)} ({worlds})"
+
+
+__all__ = ["render_odds", "render_odds_value"]

@@ -4,7 +4,7 @@ the post-mortem and the settlement.  It renders a
 :class:`~kosolve.analysis.report.Report` and computes nothing itself.
 
 >>> from kosolve.analysis.report import analyse
->>> from kosolve.model.deal import load_deal
+>>> from kosolve.model.files import load_deal
 >>> text = render_report("ending.json", analyse(load_deal("examples/ending.json")), Style(unicode=True))
 >>> print(text.splitlines()[0])
 ending.json

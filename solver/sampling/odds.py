@@ -15,7 +15,7 @@ The values come from the library's orchestration, one
 this process from the seed alone and the results combined in world order,
 so the numbers do not depend on the number of jobs.
 
->>> from kosolve.model.view import load_view
+>>> from kosolve.model.files import load_view
 >>> result = odds(load_view("examples/views/trick4.json"), samples=50, seed=0, jobs=1)
 >>> result.exact, result.worlds, result.samples, result.to_json()["p_win"]
 (True, 45, 45, 0.9333)

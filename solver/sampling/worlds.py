@@ -18,7 +18,7 @@ Before the auction the other's 16 cards, his 8 discards and the talon (in
 its order, which decides the talon choices) are all unseen; his face-down
 discards are plain suit cards other than kings, as above.
 
->>> from kosolve.model.view import load_view
+>>> from kosolve.model.files import load_view
 >>> space = world_space(load_view("examples/views/trick4.json"))
 >>> space.worlds, space.pile_free, hand_names(space.flexible)
 (45, 8, ['HQ', 'HC', 'HJ', 'H1', 'DQ', 'D4', 'CC', 'C10', 'C9', 'C7'])
@@ -49,8 +49,8 @@ from kosolve.model.cards import (
     suit_of,
 )
 from kosolve.model.deal import Deal
-from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, TALON_SIZE, Dealt
-from kosolve.model.game import SEATS, seat_name
+from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, Dealt
+from kosolve.model.game import SEATS, TALON_SIZE, seat_name
 from kosolve.model.reprs import readable_repr
 from kosolve.model.view import FACE_DOWN, SeatView, play_problem
 

@@ -34,9 +34,19 @@ from kosolve.model.cards import (
     thirds_of,
 )
 from kosolve.model.deal import Deal
-from kosolve.model.dealt import DISCARD_SIZE, KEPT, TALON_SIZE, TAROCKS, Dealt, Exchange, talon_choices
+from kosolve.model.dealt import DISCARD_SIZE, KEPT, TAROCKS, Dealt, Exchange, talon_choices
 from kosolve.model.dealt_file import DealtFile
-from kosolve.model.game import CONTRACTS, DEALER, DISCARD_VARIANTS, FOREHAND, SEATS, TRICKS_PER_GAME, Position, Seat
+from kosolve.model.game import (
+    CONTRACTS,
+    DEALER,
+    DISCARD_VARIANTS,
+    FOREHAND,
+    SEATS,
+    TALON_SIZE,
+    TRICKS_PER_GAME,
+    Position,
+    Seat,
+)
 
 T = TypeVar("T")
 

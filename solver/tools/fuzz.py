@@ -36,11 +36,13 @@ from typing import Any, Final, TypeAlias
 from kosolve.analysis.report import Options, OptionsError, check
 from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS
 from kosolve.model.cards import CARD_NAMES, card_name, mask_of
-from kosolve.model.deal import KEYS, Deal, DealError, deal_to_json, parse_deal, read_deal, read_json
+from kosolve.model.deal import KEYS, Deal, deal_to_json
 from kosolve.model.dealt_file import dealt_to_json, parse_dealt_file
+from kosolve.model.files import parse_deal, read_deal, read_view
 from kosolve.model.game import CONTRACTS, DISCARD_VARIANTS, SEAT_NAMES, TRICKS_PER_GAME, Rules
+from kosolve.model.jsonfile import FileError, read_json
 from kosolve.model.view import KEYS as VIEW_KEYS
-from kosolve.model.view import SeatView, ViewError, parse_view, read_view, view_of, view_to_json
+from kosolve.model.view import SeatView, parse_view, view_of, view_to_json
 from kosolve.sampling.worlds import NoWorldError, random_worlds, world_space
 from kosolve.tools.dealing import deal_bid
 
@@ -462,7 +464,7 @@ class Mutator:
         hand, the other's random cards he might hold, and sometimes any card."""
         try:
             view = parse_view(to_python(tree), SOURCE)
-        except ViewError:
+        except FileError:
             return [self.card()]
         play = list(view.play)
         unseen = [card for card in range(len(CARD_NAMES)) if not (view.hand | view.pile) >> card & 1]
@@ -542,7 +544,7 @@ class Mutator:
         in an illegal one."""
         try:
             deal = parse_deal(to_python(tree), SOURCE)
-        except DealError:
+        except FileError:
             return [self.card()]
         position = deal.position()
         play: list[object] = [card_name(card) for card in deal.play]
@@ -650,7 +652,7 @@ def _check_deal(deal: Deal) -> None:
     writes back as its position without them), and passes or fails the
     options' check in one line."""
     deal.position()
-    if parse_deal(json.loads(json.dumps(deal_to_json(deal))), "copy") != dataclasses.replace(deal, own_discards=None):
+    if parse_deal(json.loads(json.dumps(deal_to_json(deal))), "copy") != deal:
         raise Bug("the deal does not write back as itself")
     try:
         check(deal, Options())
@@ -694,7 +696,7 @@ def judge(kind: str, data: bytes, rules: Rules, rng: random.Random) -> str:
                 _check_deal(file.play_deal())
             return "read"
         return _check_view(read_view(io.BytesIO(data), SOURCE), rng)
-    except (DealError, ViewError) as error:
+    except FileError as error:
         return _refused(str(error))
 
 

@@ -37,9 +37,11 @@ from kosolve.model.cards import (
     mask_of,
     thirds_of,
 )
-from kosolve.model.deal import DEALT_KEY, Deal, DealError, parse_deal, read_json
-from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
+from kosolve.model.deal import Deal
+from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json, parse_dealt_file
+from kosolve.model.files import parse_deal
 from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, seat_name
+from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.quoting import describe, member
 from kosolve.render.text import group_tricks
 from kosolve.tools.dealing import deal_bid
@@ -92,7 +94,7 @@ def read_request(body: bytes) -> Mapping[str, object]:
         return {}
     try:
         data = read_json(io.BytesIO(body), "request")
-    except DealError as error:
+    except FileError as error:
         raise RequestError(str(error)) from None
     if not isinstance(data, Mapping):
         raise _error("", f"expected a JSON object, got {describe(data)}")
@@ -103,8 +105,7 @@ def read_request(body: bytes) -> Mapping[str, object]:
 def _given_twice(data: Mapping[str, object]) -> str | None:
     """The first key of ``data`` given twice: the reader remembers it, since
     a dict keeps the last value only."""
-    twice = getattr(data, "twice", None)
-    return twice if isinstance(twice, str) else None
+    return data.twice if isinstance(data, JSONObject) else None
 
 
 def _once(data: Mapping[str, object], field: str = "") -> None:
@@ -164,7 +165,7 @@ def _deal_object(request: Mapping[str, object]) -> Mapping[str, object]:
 def _deal(data: Mapping[str, object], rules: Rules) -> Deal:
     try:
         return parse_deal(data, DEAL_SOURCE, rules=rules)
-    except DealError as error:
+    except FileError as error:
         raise RequestError(str(error)) from None
 
 
@@ -333,7 +334,7 @@ class Service:
             raise RequestError(f"{DEAL_SOURCE}: not a deal as dealt (no key '{DEALT_KEY}'), so it has no exchange")
         try:
             file = parse_dealt_file(data, DEAL_SOURCE, rules=rules)
-        except DealError as error:
+        except FileError as error:
             raise RequestError(str(error)) from None
         with self._lock:
             return exchange_answer(self.analyser, file, rules, progress)

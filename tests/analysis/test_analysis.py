@@ -109,7 +109,7 @@ def test_value_objects_show_cards_by_name() -> None:
     from kosolve.analysis.report import analyse
     from kosolve.analysis.solving import MoveValue
     from kosolve.model.cards import parse_card
-    from kosolve.model.deal import load_deal
+    from kosolve.model.files import load_deal
 
     report = analyse(load_deal("examples/played.json"))
     assert "moves=(MoveValue(card='HK', thirds=111),), line=('HK', 'XXI'" in repr(report.solution)

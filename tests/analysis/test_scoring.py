@@ -9,6 +9,7 @@ pile of n cards with value sum S is worth 3·S − 2·n thirds; 210 in all.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -21,14 +22,17 @@ from kosolve.analysis.scoring import (
     ScoringError,
     ScoringTable,
     Settlement,
+    held_bonuses,
     outcome_of,
     score,
     settle,
 )
 from kosolve.model.announcements import Announcement, AnnouncementError
-from kosolve.model.cards import ALL_CARDS, parse_hand
-from kosolve.model.deal import Deal, deal_to_json, parse_deal
-from kosolve.model.game import DEALER, FOREHAND, Rules, Seat
+from kosolve.model.cards import ALL_CARDS, mask_of, parse_hand
+from kosolve.model.deal import Deal, deal_to_json
+from kosolve.model.files import parse_deal
+from kosolve.model.game import DEALER, DISCARD_VARIANTS, FOREHAND, SEATS, Rules, Seat
+from kosolve.tools.dealing import deal_bid
 
 F, D = FOREHAND, DEALER
 
@@ -506,3 +510,34 @@ def test_an_outcome_not_played_can_be_scored() -> None:
     nobody = (None, None)
     settlement = score(deal, Outcome(110, None, ((F, None), nobody, nobody, nobody)))
     assert settlement.totals == (18, -18)
+
+
+@pytest.mark.parametrize("variant", DISCARD_VARIANTS)
+def test_held_bonuses_are_exact_from_a_deal_as_dealt_and_from_its_play_file(variant: str) -> None:
+    # Brute force from the deal as dealt: a player's own cards are the 16
+    # he holds after the discard, the talon cards he took, and whatever he
+    # laid in his own pile (discards, personal cards not picked up).
+    rng = random.Random(DISCARD_VARIANTS.index(variant))
+    found: set[str] = set()
+    for _ in range(300):
+        file = deal_bid(rng, discard=variant)
+        assert file.exchange is not None and file.declarer is not None
+        dealt, taken = file.dealt, mask_of(file.exchange.take)
+        own = [dealt.held(seat) | dealt.laid(seat) for seat in SEATS]
+        own[file.declarer] |= taken
+        expected = [(seat, name) for seat in SEATS for name, cards in HELD_CARDS.items() if own[seat] & cards == cards]
+        deal = file.play_deal()
+        play_file = parse_deal(json.loads(json.dumps(deal_to_json(deal))), "deal.json", rules=Rules(discard=variant))
+        assert play_file == deal
+        assert deal.piles is not None
+        assert held_bonuses(deal.hands, deal.piles, deal.laid) == expected
+        found |= {name for _, name in expected}
+    assert found == set(HELD_CARDS)
+
+
+HELD_CARDS = {
+    "trull": parse_hand(["Sk", "XXI", "I"]),
+    "four_kings": parse_hand(["HK", "DK", "SK", "CK"]),
+    "four_birds": parse_hand(["I", "II", "III", "IV"]),
+}
+"""The cards of each held bonus, written out here (docs/rules.md §5.3)."""

@@ -27,7 +27,7 @@ from kosolve.model.cards import (
     parse_card,
     parse_hand,
 )
-from kosolve.model.deal import load_deal
+from kosolve.model.files import load_deal
 from kosolve.model.game import SEATS, trick_thirds
 
 CONTRACT_KEYS = {"file", "declarer", "to_move", "value", "result", "moves", "line", "stats"}

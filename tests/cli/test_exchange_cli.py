@@ -14,7 +14,7 @@ from support import EXAMPLES
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.main import cli
-from kosolve.model.dealt_file import load_dealt_file
+from kosolve.model.files import load_dealt_file
 
 DEALT = str(EXAMPLES / "dealt.json")
 OPEN = str(EXAMPLES / "dealt-open.json")
@@ -110,7 +110,7 @@ def test_standard_input() -> None:
 @pytest.mark.parametrize(
     ("path", "message"),
     [
-        (str(EXAMPLES / "whole-deal.json"), "dealt: required key missing: this is a play file"),
+        (str(EXAMPLES / "whole-deal.json"), "a play file, not a deal as dealt: kosolve "),
         (str(EXAMPLES / "missing.json"), "cannot read the file"),
         (str(EXAMPLES), "cannot read the file"),
     ],

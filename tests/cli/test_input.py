@@ -30,8 +30,10 @@ from kosolve.cli.loading import DealFileError
 from kosolve.cli.main import main
 from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.cards import CARD_NAMES, CardError, card_name, parse_card
-from kosolve.model.deal import MAX_FILE_BYTES, DealError, deal_to_json, load_deal, parse_deal, read_deal
+from kosolve.model.deal import DealError, deal_to_json
+from kosolve.model.files import load_deal, parse_deal, read_deal
 from kosolve.model.game import RULE_SWITCHES, Rules, RulesError
+from kosolve.model.jsonfile import MAX_FILE_BYTES
 from kosolve.model.quoting import QUOTE_LIMIT, describe, quote
 
 
@@ -411,7 +413,7 @@ def test_ctrl_c_while_reading_exits_130(monkeypatch: pytest.MonkeyPatch) -> None
     def interrupted(*args: object, **kwargs: object) -> NoReturn:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(kosolve.cli.loading, "read_deal", interrupted)
+    monkeypatch.setattr(kosolve.cli.loading, "read_json", interrupted)
     assert run("-q", "-", input="{}").exit_code == 130
 
 

@@ -15,7 +15,7 @@ from support import DOCS, EXAMPLES
 from support.cli import run
 
 from kosolve.model.cards import ALL_CARDS, SUIT_MASKS, TAROCK, hand_names
-from kosolve.model.deal import load_deal
+from kosolve.model.files import load_deal
 from kosolve.model.game import DEALER
 from kosolve.model.view import parse_view, view_of
 

@@ -20,7 +20,8 @@ from kosolve.analysis.scoring import settle
 from kosolve.analysis.solving import solve
 from kosolve.cli.main import cli
 from kosolve.model.cards import hand_names, parse_card, parse_hand
-from kosolve.model.deal import deal_to_json, load_deal, parse_deal
+from kosolve.model.deal import deal_to_json
+from kosolve.model.files import load_deal, parse_deal
 from kosolve.model.game import TRICKS_PER_GAME
 from kosolve.render.text import Style
 

@@ -20,7 +20,7 @@ from kosolve.cli.options import available_cores
 from kosolve.engine._search import MAX_SEARCH_THREADS, Solver
 from kosolve.engine._testing import _py_mixed_entry_hits, _py_table_stress
 from kosolve.engine.errors import SearchInputError
-from kosolve.model.deal import load_deal
+from kosolve.model.files import load_deal
 from kosolve.model.game import Position
 from kosolve.tools.dealing import deal_games, random_ending
 

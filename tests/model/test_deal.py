@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -14,7 +13,8 @@ from support.deal_files import ENDING, ending, error_of, play_examples
 
 from kosolve.model.announcements import Announcement
 from kosolve.model.cards import ALL_CARDS, KINGS, SK, SKUS, TRULL, card_name, hand_names, parse_hand
-from kosolve.model.deal import KEYS, Deal, DealError, deal_to_json, load_deal, parse_deal
+from kosolve.model.deal import KEYS, Deal, DealError, deal_to_json
+from kosolve.model.files import load_deal, parse_deal
 from kosolve.model.game import DEALER, FOREHAND, TALON_CARDS_TAKEN, TRICKS_PER_GAME
 
 
@@ -70,7 +70,7 @@ def test_deal_to_json_round_trips(deal: Deal) -> None:
     data = deal_to_json(deal)
     # A play file cannot tell a seat's own discards from the talon cards
     # left to him; everything else comes back.
-    assert parse_deal(json.loads(json.dumps(data)), "copy") == dataclasses.replace(deal, own_discards=None)
+    assert parse_deal(json.loads(json.dumps(data)), "copy") == deal
 
 
 def test_deal_to_json_uses_canonical_names() -> None:
@@ -278,3 +278,33 @@ BAD_ANNOUNCEMENTS = [
 @pytest.mark.parametrize(("data", "message"), BAD_ANNOUNCEMENTS)
 def test_bad_announcements_get_one_line_naming_the_field(data: object, message: str) -> None:
     assert message in error_of(data)
+
+
+def laid_deal() -> dict[str, Any]:
+    """The whole-deal example with "laid", as kosolve deal writes it."""
+    data: dict[str, Any] = json.loads((EXAMPLES / "dealt.json").read_text())
+    written: dict[str, Any] = json.loads(json.dumps(deal_to_json(load_deal(EXAMPLES / "dealt.json"))))
+    assert "laid" in written and data["declarer"] == "dealer"
+    return written
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["laid"]["forehand"].append("Sk"), "laid.forehand: Sk is not in the forehand's pile"),
+        (lambda d: d["laid"]["dealer"].pop(), "laid.dealer: the declarer's pile is all his own"),
+        (lambda d: d["laid"]["forehand"].pop(), "laid.forehand: leaves 5 cards of the defender's pile to the talon"),
+        (lambda d: d.pop("piles"), "laid: needs a whole game with its piles"),
+        (lambda d: d["laid"].pop("dealer"), "laid: dealer missing"),
+    ],
+)
+def test_laid_is_checked_against_the_piles(change: Any, message: str) -> None:
+    data = laid_deal()
+    change(data)
+    with pytest.raises(DealError, match=re.escape(f"deal.json: {message}")):
+        parse_deal(data, "deal.json")
+
+
+def test_laid_makes_the_play_file_the_deal_as_dealt() -> None:
+    derived = load_deal(EXAMPLES / "dealt.json")
+    assert parse_deal(laid_deal(), "deal.json") == derived and derived.laid is not None

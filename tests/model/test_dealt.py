@@ -24,9 +24,10 @@ from kosolve.analysis.scoring import held_bonuses
 from kosolve.cli.loading import DealFileError, load_dealt
 from kosolve.cli.main import cli
 from kosolve.model.cards import ALL_CARDS, parse_hand
-from kosolve.model.deal import Deal, DealError, deal_to_json, load_deal, parse_deal
+from kosolve.model.deal import Deal, DealError, deal_to_json
 from kosolve.model.dealt import KEPT, TAROCKS, discard_problem
-from kosolve.model.dealt_file import DealtFile, dealt_to_json, load_dealt_file, parse_dealt_file
+from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
+from kosolve.model.files import load_deal, load_dealt_file, parse_deal
 from kosolve.model.game import DEFAULT_RULES, DISCARD_VARIANTS, FOREHAND, RULE_SWITCHES, SEATS, Rules, RulesError
 from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
@@ -210,22 +211,23 @@ BAD: Final[list[tuple[str, Change, str]]] = [
         lambda d: (d.pop("contract"), d.pop("exchange"), d.update(announcements=[])),
         "announcements: needs contract and declarer (contract missing)",
     ),
-    (
-        "open",
-        lambda d: (d.pop("contract"), d.pop("declarer"), d.pop("exchange")),
-        "contract: required key missing to play (kosolve exchange analyses a deal as dealt)",
-    ),
-    (
-        "no exchange",
-        lambda d: d.pop("exchange"),
-        "exchange: required key missing to play (kosolve exchange analyses a deal as dealt)",
-    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "change", "message"), BAD, ids=[case[0] for case in BAD])
 def test_bad_deal_as_dealt_is_one_line_through_the_cli(name: str, change: Change, message: str, tmp_path: Path) -> None:
     assert cli_error(tmp_path, changed(change)).startswith(message)
+
+
+@pytest.mark.parametrize("dropped", [("contract", "declarer", "exchange"), ("exchange",)])
+def test_a_deal_as_dealt_without_its_exchange_is_tabled(dropped: tuple[str, ...], tmp_path: Path) -> None:
+    # No play position: kosolve answers it as kosolve exchange does.
+    data = changed(lambda d: [d.pop(key) for key in dropped])
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["-q", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{path}: par ")
 
 
 def test_the_discard_option_judges_the_file(tmp_path: Path) -> None:
@@ -250,7 +252,7 @@ def test_an_unknown_discard_variant_is_one_line() -> None:
 
 
 def test_the_open_example_is_refused_by_load_deal_and_read_by_load_dealt_file() -> None:
-    with pytest.raises(DealError, match=r"dealt-open.json: contract: required key missing to play \(kosolve exchange"):
+    with pytest.raises(DealError, match=r"dealt-open.json: contract: required key missing to play \(a deal as dealt"):
         load_deal(EXAMPLES / "dealt-open.json")
     file = load_dealt_file(EXAMPLES / "dealt-open.json")
     assert file.contract is None and file.declarer is None and file.exchange is None
@@ -293,9 +295,9 @@ def test_the_derived_position_is_the_play_file_of_the_same_deal() -> None:
     }
     play_file = parse_deal(by_hand, "by-hand.json")
     derived = load_deal(EXAMPLES / "dealt.json")
-    assert derived.own_discards == (parse_hand(forehand["discards"]), parse_hand([*dealer["discards"], *lay_away]))
-    assert dataclasses.replace(derived, own_discards=None) == play_file
-    assert parse_deal(deal_to_json(derived), "copy") == play_file
+    assert derived.laid == (parse_hand(forehand["discards"]), parse_hand([*dealer["discards"], *lay_away]))
+    assert dataclasses.replace(derived, laid=None) == dataclasses.replace(play_file, laid=None)
+    assert parse_deal(deal_to_json(derived), "copy") == derived
     for field in ("contract", "declarer", "hands", "piles", "leader", "play", "announcements"):
         assert getattr(derived, field) == getattr(play_file, field), field
     options = Options.value_only()
@@ -314,7 +316,7 @@ def test_a_bird_among_the_talon_cards_left_is_not_held() -> None:
 
     deal = parse_deal(changed(swap), "birds.json")
     assert deal.piles is not None
-    assert held_bonuses(deal.hands, deal.piles, deal.own_discards) == []
+    assert held_bonuses(deal.hands, deal.piles, deal.laid) == []
     # The play file's reading, from the pile alone, cannot tell.
     assert (FOREHAND, "four_birds") in held_bonuses(deal.hands, deal.piles)
     assert analyse(deal, Options.value_only()).held == ()
@@ -329,7 +331,7 @@ def test_a_bird_among_the_talon_cards_left_is_not_held() -> None:
 
     deal = parse_deal(changed(own_ii), "birds.json")
     assert deal.piles is not None
-    assert held_bonuses(deal.hands, deal.piles, deal.own_discards) == [(FOREHAND, "four_birds")]
+    assert held_bonuses(deal.hands, deal.piles, deal.laid) == [(FOREHAND, "four_birds")]
 
 
 def medium(data: dict[str, Any]) -> None:
@@ -386,9 +388,9 @@ def test_the_personal_cards_left_lie_in_his_pile() -> None:
     file = dealt_of(changed(medium), "medium")
     assert isinstance(file, DealtFile)
     deal = file.play_deal()
-    assert deal.piles is not None and deal.own_discards is not None
+    assert deal.piles is not None and deal.laid is not None
     c8 = parse_hand(["C8"])
-    assert deal.piles[FOREHAND] & c8 and deal.own_discards[FOREHAND] & c8
+    assert deal.piles[FOREHAND] & c8 and deal.laid[FOREHAND] & c8
     assert not deal.hands[FOREHAND] & c8
     assert dealt_to_json(file)["dealt"]["forehand"]["picked_up"] == [  # type: ignore[index]
         card for card in DEALT["dealt"]["forehand"]["personal"] if card != "C8"
@@ -448,7 +450,7 @@ def test_variant_refusals(variant: str, change: Change, message: str) -> None:
 def test_easy_and_tactical_lay_away_tarocks_in_the_exchange(variant: str) -> None:
     result = dealt_of(changed(_lay(["VI", "C10"])), variant)
     assert isinstance(result, DealtFile)
-    assert result.play_deal().own_discards is not None
+    assert result.play_deal().laid is not None
 
 
 @pytest.mark.parametrize("variant", DISCARD_VARIANTS)

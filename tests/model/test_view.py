@@ -15,18 +15,9 @@ from support import EXAMPLES
 from support.views import played_deal, random_view
 
 from kosolve.model.cards import KINGS, SUIT_MASKS, TAROCK, parse_hand
-from kosolve.model.deal import load_deal
+from kosolve.model.files import load_deal, load_view, read_view
 from kosolve.model.game import DEALER, FOREHAND
-from kosolve.model.view import (
-    SEEN_IN_PILES,
-    SeatViewError,
-    ViewError,
-    load_view,
-    parse_view,
-    read_view,
-    view_of,
-    view_to_json,
-)
+from kosolve.model.view import SEEN_IN_PILES, SeatViewError, ViewError, parse_view, view_of, view_to_json
 
 VIEW = json.loads((EXAMPLES / "views" / "trick4.json").read_text())
 AUCTION = json.loads((EXAMPLES / "views" / "auction.json").read_text())
@@ -100,13 +91,13 @@ def test_a_view_sees_what_lies_face_up_and_what_a_deal_as_dealt_shows() -> None:
     rng = random.Random(5)
     for _ in range(50):
         deal, taken = played_deal(rng, 0)
-        assert deal.piles is not None and deal.own_discards is not None
+        assert deal.piles is not None and deal.laid is not None
         declarer, defender = deal.declarer, 1 - deal.declarer
         plain = view_of(deal.__class__(deal.contract, deal.declarer, deal.hands, deal.piles), declarer)
         assert plain.other_pile == deal.piles[defender] & SEEN_IN_PILES
         known = view_of(deal, declarer, taken=taken)
         # The declarer saw the talon cards he left to the defender.
-        assert known.other_pile == plain.other_pile | deal.piles[defender] & ~deal.own_discards[defender]
+        assert known.other_pile == plain.other_pile | deal.piles[defender] & ~deal.laid[defender]
         seen_by_defender = view_of(deal, defender, taken=taken)
         assert seen_by_defender.other_holds == taken & ~seen_by_defender.other_pile
         assert not seen_by_defender.other_pile & ~(SUIT_MASKS[TAROCK] | KINGS)

@@ -18,8 +18,9 @@ from kosolve.analysis.report import Analyser
 from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
+from kosolve.model.files import load_view
 from kosolve.model.game import CONTRACTS, seat_name
-from kosolve.model.view import SeatView, load_view
+from kosolve.model.view import SeatView
 from kosolve.sampling.odds import GOAL_NAMES, odds
 from kosolve.sampling.worlds import sample_worlds, world_space
 from kosolve.tools import reference

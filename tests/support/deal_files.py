@@ -9,7 +9,8 @@ from typing import Any, Final
 
 import pytest
 
-from kosolve.model.deal import DealError, parse_deal
+from kosolve.model.deal import DealError
+from kosolve.model.files import parse_deal
 from support import EXAMPLES
 
 OPEN_EXAMPLES: Final = ("dealt-open.json",)

@@ -37,7 +37,7 @@ def played_deal(rng: random.Random, cards: int) -> tuple[Deal, int]:
         card = rng.choice(list(position.legal_moves))
         position.push(card)
         play.append(card)
-    deal = Deal(deal.contract, deal.declarer, deal.hands, deal.piles, deal.leader, tuple(play), (), deal.own_discards)
+    deal = Deal(deal.contract, deal.declarer, deal.hands, deal.piles, deal.leader, tuple(play), (), deal.laid)
     return deal, mask_of(exchange.take)
 
 

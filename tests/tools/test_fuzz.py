@@ -24,8 +24,9 @@ from click.testing import CliRunner, Result
 from support import EXAMPLES
 
 from kosolve.cli.main import cli
-from kosolve.model.deal import DealError, read_deal
+from kosolve.model.files import read_deal
 from kosolve.model.game import DISCARD_VARIANTS
+from kosolve.model.jsonfile import FileError
 from kosolve.tools.fuzz import KINDS, SOURCE, Base, Mutator, bases, cases, fuzz
 
 BASES: Final = bases(seed=1, generated=10, folder=EXAMPLES)
@@ -149,7 +150,7 @@ def test_the_mutator_makes_deals_as_dealt_of_every_kind() -> None:
         try:
             read_deal(io.BytesIO(data), SOURCE)
             deals += 1
-        except DealError as error:
+        except FileError as error:
             fields.add(str(error).split(": ")[1].split("[")[0])
     assert deals >= 20
     assert {"dealt.talon", "dealt.forehand.discards", "exchange.take", "exchange.lay_away"} <= fields, fields

@@ -15,8 +15,7 @@ from support import EXAMPLES, without_stats
 from support.cli import run
 
 from kosolve.analysis.report import Analyser
-from kosolve.model.deal import load_deal
-from kosolve.model.dealt_file import load_dealt_file
+from kosolve.model.files import load_deal, load_dealt_file
 from kosolve.web.api import exchange_answer, position_answer, review_answer
 from kosolve.web.report import render_html, report_data
 
