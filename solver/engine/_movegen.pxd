@@ -122,7 +122,8 @@ cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noe
     """How promising a lead looks; ``declarer``: whether the leader is the
     declarer, whose leads are weighed apart from his opponent's.  The weights
     were fitted by coordinate search to the node counts of realistic deals
-    (docs/benchmarks.md).
+    (docs/benchmarks-history.md, "The point search, step by step"; fitted
+    again, not kept: "The order of the cards the threads take").
 
     Sure winners first: the more valuable first, and the more the opponent
     must give up to follow (his cheapest legal reply); a sure-winning tarock

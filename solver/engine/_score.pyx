@@ -121,8 +121,8 @@ cdef inline bint by_thirds(ScoreState* s, Frame* frame) noexcept nogil:
     thresholds are reached, and late enough in the hand.  Such an entry
     serves every way of reaching the position, whatever the thirds taken
     on the way, but only tests at its own level; earlier in the hand the
-    bounds' reuse across the tests' levels is worth more (docs/benchmarks.md,
-    "Net scores")."""
+    bounds' reuse across the tests' levels is worth more
+    (docs/benchmarks-history.md, "Net scores, second round")."""
     return s.monotone and frame.relevant != 0 and popcount(s.hand[0]) <= THIRDS_ENTRY_CARDS
 
 
@@ -343,7 +343,8 @@ cdef int frame_test(ScoreState* s, Frame* frame, int beta, int in_play_thirds, i
     if found >= 0 and (found == highest or not reaches(s, need[found])):
         return BELOW
     # The bird goal searches pay only near the birds' tricks: with more cards
-    # in hand each costs more than the score search it saves (docs/benchmarks.md).
+    # in hand each costs more than the score search it saves
+    # (docs/benchmarks-history.md, "Net scores" and "Net scores, second round").
     if s.led == NO_CARD and frame.open_birds and popcount(s.hand[0]) <= BIRD_FRAME_CARDS:
         return bird_frame_test(s, frame, beta, lowest, reachable, need, in_play_thirds, bound)
     return UNDECIDED

@@ -31,11 +31,11 @@ from kosolve.engine.errors import SearchInputError
 DEFAULT_TT_MB = 8.0
 """The default table: a whole deal's search stores a few hundred thousand
 positions, and a table that stays in the CPU's cache beats a larger one
-that misses it (docs/benchmarks.md)."""
+that misses it (docs/benchmarks-history.md, "Waiting on memory")."""
 GOAL_TT_MB = 2.0
 """The goal searches' own table, at most this size: its entries serve one
 goal query only, and a table that fits a core's second-level cache beats
-a larger one that misses it (docs/benchmarks.md, "Goal tables")."""
+a larger one that misses it (docs/benchmarks-history.md, "Goal tables")."""
 VALAT = GOAL_VALAT
 BIRD = GOAL_BIRD
 MAX_SEARCH_THREADS = MAX_THREADS
@@ -103,9 +103,9 @@ cdef inline int two_tricks(SearchState* s, int leader, Hand lead_hand, Hand foll
 cdef int last_tricks(SearchState* s, int beta) noexcept nogil:
     """The last two tricks played out: at most two leads of two replies
     each, cheaper than searching them with table keys, probes and ordering
-    (docs/benchmarks.md).  Fail-soft like the search: each side stops as
-    soon as the null window is decided.  A reply counts three nodes, itself
-    and the last trick's two cards."""
+    (docs/benchmarks-history.md, "Speed II").  Fail-soft like the search:
+    each side stops as soon as the null window is decided.  A reply counts
+    three nodes, itself and the last trick's two cards."""
     cdef int leader = s.leader
     cdef Hand lead_hand = s.hand[leader]
     cdef Hand follow_hand = s.hand[1 - leader]
@@ -250,7 +250,7 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     # all at once and before the replies are put in order, so that their
     # buckets load side by side and while the node still works: the probes'
     # cache misses, not the instructions, bound the search's speed
-    # (docs/benchmarks.md).
+    # (docs/benchmarks-history.md, "Waiting on memory").
     cdef bint keyed = goal == GOAL_NONE and cards > 3
     cdef Hand candidates = reply_candidates(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led),
                                             goal_alone(s))
@@ -491,7 +491,8 @@ cdef void help_first(RootWork* work, SearchState* child, int part) noexcept nogi
     of it, and every result narrows it for all.  Far from the value a test
     is quick, so splitting them shortens the wait for the first value; near
     it each test is a long proof, and a second beside it mostly wasted: the
-    card's owner finishes it alone (docs/benchmarks.md)."""
+    card's owner finishes it alone (docs/benchmarks-history.md, "Both
+    cores, second round")."""
     cdef int lower, upper, beta
     while True:
         lower, upper = load_int(&work.lower), load_int(&work.upper)
@@ -573,7 +574,8 @@ cdef inline int card_of_turn(RootWork* work, int turn) noexcept nogil:
     takes a card while the first is still open does better at the other
     end of the order.  For the best value the order stands: a good card
     found early lets the others be refuted by one test each
-    (docs/benchmarks.md, "The order of the cards the threads take")."""
+    (docs/benchmarks-history.md, "The order of the cards the threads
+    take")."""
     if work.kind != ROOT_MOVE_VALUES or turn == 0 or turn >= work.n:
         return turn
     return work.n - turn
