@@ -44,7 +44,7 @@ ALL_RULES = [
 ]
 MANY = int(os.environ.get("KOSOLVE_SCORE_ENDINGS", "400"))
 """Random endings in each of the long agreement tests (more with the
-variable set; the docs/benchmarks.md figures name the runs made)."""
+variable set; the docs/benchmarks-history.md figures name the runs made)."""
 LEAVES = 4 * 256 * 4
 BIRD_CARD = 32
 """The card I; II, III and IV follow it."""

@@ -17,10 +17,10 @@ searched, the score search framed by the point search, and its keys by
 ranks alone where no threshold can matter, and late in the hand its
 entries by the thirds so far that pass a test, whose line tests at the
 levels the bisection tested; the goal searches on a 2 MB table
-(6,540,921 before issue 9;
-docs/benchmarks.md).  A commit that changes it must say in its
+(6,540,921 before issue 9; docs/benchmarks-history.md, "The bench
+signature, change by change").  A commit that changes it must say in its
 message why the search changed, and record the new figure in
-docs/benchmarks.md."""
+docs/benchmarks.md and a row in docs/benchmarks-history.md."""
 
 
 def test_the_signature_is_pinned() -> None:
