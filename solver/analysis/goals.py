@@ -304,26 +304,16 @@ def line_bonuses(
     >>> [(bonus.seat, bonus.goal.name, bonus.forceable) for bonus in line_bonuses(position, line)]
     [(0, 'pagat', True), (0, 'valat', True)]
     """
-    replay = position.copy()
-
-    def trick_now() -> int:
-        return TRICKS_PER_GAME + 1 - replay.hands[replay.turn].bit_count()
-
-    # The cards of the trick not yet decided: the one on the table, then the line's.
-    pending = [(replay.leader, card, trick_now()) for card in replay.trick]
+    tricks = position.line_tricks(line)
     made: list[tuple[Seat, Goal]] = []
-    for card in line:
-        pending.append((replay.turn, card, trick_now()))
-        replay.push(card)
-        if replay.trick:
-            continue
-        for seat, played, trick in pending:
-            bird = next((b for b in BIRDS if b.card == played and b.trick == trick), None)
-            if bird is not None and replay.leader == seat:
+    for trick in tricks:
+        for seat, card in trick.played():
+            bird = next((b for b in BIRDS if b.card == card and b.trick == trick.number), None)
+            if bird is not None and trick.winner == seat:
                 made.append((seat, Goal(bird.name)))
-        pending = []
-    if replay.is_over():
-        made += [(seat, Goal("valat")) for seat in SEATS if not replay.tricks_won[1 - seat]]
+    if tricks and tricks[-1].number == TRICKS_PER_GAME and tricks[-1].winner is not None:
+        won = [position.tricks_won[seat] + sum(trick.winner == seat for trick in tricks) for seat in SEATS]
+        made += [(seat, Goal("valat")) for seat in SEATS if not won[1 - seat]]
     solver = solver or new_solver()
 
     def forceable(seat: Seat, goal: Goal) -> bool:

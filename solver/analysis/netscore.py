@@ -44,7 +44,7 @@ from kosolve.engine._search import Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
-from kosolve.model.game import DEFAULT_RULES, NO_CARD, TRICKS_PER_GAME, Position, Rules, Seat
+from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat
 from kosolve.model.reprs import readable_repr
 
 
@@ -85,28 +85,17 @@ class _History:
 
 
 def _history(deal: Deal, position: Position) -> _History:
-    replay = deal.position(at=0)
-    holders: list[Seat | None] = [None] * len(BIRDS)
-    for index, bird in enumerate(BIRDS):
-        for seat in (0, 1):
-            if replay.hands[seat] >> bird.card & 1:
-                holders[index] = seat
+    holders = tuple(next((seat for seat in SEATS if deal.hands[seat] >> bird.card & 1), None) for bird in BIRDS)
     birds = 0
     valat = VALAT_DECLARER | VALAT_DEFENDER
-    for card in position.move_stack:
-        cards = replay.hands[1 - replay.leader].bit_count() if replay.trick else 0
-        led = replay.led
-        leader = replay.leader
-        replay.push(card)
-        if led == NO_CARD:
+    for trick in position.tricks:
+        if trick.winner is None:
             continue
-        winner = replay.leader
-        valat &= VALAT_DECLARER if winner == deal.declarer else VALAT_DEFENDER
-        trick = TRICKS_PER_GAME + 1 - cards
-        for played, seat in ((led, leader), (card, 1 - leader)):
+        valat &= VALAT_DECLARER if trick.winner == deal.declarer else VALAT_DEFENDER
+        for seat, card in trick.played():
             for index, bird in enumerate(BIRDS):
-                if played == bird.card and trick == bird.trick:
-                    birds |= (BIRD_WON if seat == winner else BIRD_BEATEN) << (BIRD_BITS * index)
+                if card == bird.card and trick.number == bird.trick:
+                    birds |= (BIRD_WON if seat == trick.winner else BIRD_BEATEN) << (BIRD_BITS * index)
     return _History(birds, valat, tuple(holders))
 
 

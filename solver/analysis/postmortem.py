@@ -32,7 +32,7 @@ from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal
-from kosolve.model.game import DEFAULT_RULES, Rules, Seat, seat_name
+from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
 from kosolve.model.reprs import readable_repr
 
 
@@ -194,26 +194,28 @@ def postmortem(
         if progress is not None:
             progress(done, total)
 
-    position = deal.position(at=0)
+    # One walk along the play: the position before each card and after the last.
+    walk = [deal.position(at=0)]
+    for card in deal.play:
+        walk.append(walk[-1].copy())
+        walk[-1].push(card)
     values = []
     value = -1
-    for card in (*deal.play, None):
+    for position in walk:
         value = solver.value(*search_args(position), guess=value) if not position.is_over() else 0
         values.append(position.declarer_thirds() + value)
         step()
-        if card is not None:
-            position.push(card)
     nets: list[int | None] = [None] * positions
     if by_score:
         score_solver = score_solver or ScoreSolver()
-        for index in range(positions):
+        for index, position in enumerate(walk):
             nets[index] = net_score(
-                deal, deal.position(at=index), rules=rules, solver=score_solver, with_points_line=False, with_line=False
+                deal, position, rules=rules, solver=score_solver, with_points_line=False, with_line=False
             ).score
             step()
     reviews = []
-    position = deal.position(at=0)
     for index, card in enumerate(deal.play):
+        position = walk[index]
         player = position.turn
         sign = 1 if player == deal.declarer else -1
         before, after = values[index], values[index + 1]
@@ -222,15 +224,14 @@ def postmortem(
         if loss:
             future = before - position.declarer_thirds()
             best = tuple(hand_cards(mask_of(solver.keeping_cards(*search_args(position), value=future))))
-        trick = deal.first_trick + len(position.move_stack) // 2
+        trick = position.first_trick + len(position.move_stack) // 2
         net_before, net_after = nets[index], nets[index + 1]
         net_loss = sign * (net_before - net_after) if net_before is not None and net_after is not None else None
         reviews.append(
             CardReview(index, trick, player, card, before, after, loss, best, net_before, net_after, net_loss)
         )
         step()
-        position.push(card)
-    tracks = tuple(_track(deal, seat, goal, solver, rules, step) for seat, goal in goals)
+    tracks = tuple(_track(walk, seat, goal, solver, rules, step) for seat, goal in goals)
     return PostMortem(
         cards=tuple(reviews),
         goals=tracks,
@@ -239,23 +240,25 @@ def postmortem(
     )
 
 
-def _track(deal: Deal, seat: Seat, goal: Goal, solver: Solver, rules: Rules, step: Callable[[int], None]) -> GoalTrack:
-    """``goal`` followed along the play; ``step(count)`` counts the
-    positions done, those a goal lost early skips included."""
-    position = deal.position(at=0)
-    start = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
+def _track(
+    walk: list[Position], seat: Seat, goal: Goal, solver: Solver, rules: Rules, step: Callable[[int], None]
+) -> GoalTrack:
+    """``goal`` followed along the play, ``walk`` its positions;
+    ``step(count)`` counts the positions done, those a goal lost early
+    skips included."""
+    start = solve_goal(walk[0], seat, goal, solver=solver, rules=rules, with_line=False)
     step(1)
     makeable = start.feasible if start.known else None
+    cards = len(walk) - 1
     if makeable is not False:
         # Unknown at the start (a holding in an ending) is followed too: losing
         # the win later settles it.
-        for index, card in enumerate(deal.play):
-            position.push(card)
+        for index, position in enumerate(walk[1:]):
             row = solve_goal(position, seat, goal, solver=solver, rules=rules, with_line=False)
             step(1)
             if row.known and not row.feasible:
-                step(len(deal.play) - index - 1)
+                step(cards - index - 1)
                 return GoalTrack(seat, goal, makeable, index)
     else:
-        step(len(deal.play))
+        step(cards)
     return GoalTrack(seat, goal, makeable, None)

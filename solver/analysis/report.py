@@ -18,7 +18,7 @@ keeps the tables warm across deals.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kosolve.analysis.exchange import (
@@ -116,14 +116,13 @@ class Report:
     held: tuple[tuple[Seat, str], ...] | None
     """The held bonuses (Trull, Four Kings, Four Birds) of each seat, when
     the deal is a whole game with piles."""
+    position: Position = field(repr=False, compare=False)
+    """The position solved, after the first ``at`` cards of the play, with
+    its tricks (a report's readers must not play on it: copy it first)."""
     line_bonuses: tuple[LineBonus, ...] = ()
     """The birds and the Valat the optimal line makes, each with whether its
     maker can force it: a line optimal for card points alone may let a bird
     through that the other player could stop."""
-
-    @property
-    def position(self) -> Position:
-        return self.deal.position(self.at)
 
     @property
     def left_out(self) -> int:
@@ -292,7 +291,7 @@ class Analyser:
             if can_score(deal) and deal.piles is not None
             else None
         )
-        return Report(deal, at, solution, table, review, net, settlement, held, bonuses)
+        return Report(deal, at, solution, table, review, net, settlement, held, position, bonuses)
 
     def analyse_exchange(
         self,

@@ -33,7 +33,7 @@ from kosolve.model.announcements import (
     Announcement,
     check_announcements,
 )
-from kosolve.model.cards import BIRD_CARDS, KINGS, TRULL, Card, Hand, points_of
+from kosolve.model.cards import BIRD_CARDS, KINGS, TRULL, Hand, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import (
     CONTRACTS,
@@ -41,7 +41,6 @@ from kosolve.model.game import (
     GAME_VALUES,
     SEATS,
     TRICKS_PER_GAME,
-    Position,
     Rules,
     Seat,
     seat_name,
@@ -245,28 +244,18 @@ def outcome_of(deal: Deal) -> Outcome:
         raise ScoringError("settling needs a whole game: 16 cards each at trick 1, and the piles")
     if len(deal.play) != 2 * TRICKS_PER_GAME:
         raise ScoringError(f"settling needs the whole play: {len(deal.play)} of {2 * TRICKS_PER_GAME} cards given")
-    position = Position(deal.hands, declarer=deal.declarer, leader=deal.leader, piles=deal.piles)
-    winners: list[Seat] = []
-    # The trick number of each card played, the seat that played it, and
-    # whether it won that trick.
-    played: dict[Card, tuple[int, Seat, bool]] = {}
-    for number in range(1, TRICKS_PER_GAME + 1):
-        leader = position.leader
-        first, second = deal.play[2 * number - 2], deal.play[2 * number - 1]
-        position.push(first)
-        position.push(second)
-        winners.append(position.leader)
-        for card, seat in ((first, leader), (second, 1 - leader)):
-            played[card] = (number, seat, position.leader == seat)
+    position = deal.position()
+    tricks = position.tricks
     birds: list[tuple[Seat | None, Seat | None]] = []
     for bird in BIRDS:
-        entry = played.get(bird.card)
-        if entry is None or entry[0] != bird.trick:
+        trick = tricks[bird.trick - 1]
+        seat = next((player for player, card in trick.played() if card == bird.card), None)
+        if seat is None:
             birds.append((None, None))
         else:
-            _, seat, won = entry
-            birds.append((seat, None) if won else (None, 1 - seat))
-    valat = winners[0] if len(set(winners)) == 1 else None
+            birds.append((seat, None) if trick.winner == seat else (None, 1 - seat))
+    winners = {trick.winner for trick in tricks}
+    valat = winners.pop() if len(winners) == 1 else None
     return Outcome(position.declarer_thirds(), valat, tuple(birds))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kosolve.model.cards import Hand
+from kosolve.model.cards import Hand, mask_of
 from kosolve.model.deal import Deal
 
 
@@ -36,13 +36,10 @@ def ending_deal(deal: Deal, at: int | None = None) -> Deal:
     position = deal.position(at)
     if position.is_over():
         raise EndingError("the hand is over: no cards are left to play")
-    replay = deal.position(0)
     taken: list[Hand] = [0, 0]
-    for card in deal.play[: len(position.move_stack)]:
-        led = replay.trick[0] if replay.trick else None
-        replay.push(card)
-        if led is not None:
-            taken[replay.leader] |= 1 << led | 1 << card
+    for trick in position.tricks:
+        if trick.winner is not None:
+            taken[trick.winner] |= mask_of(trick.cards)
     hands = list(position.hands)
     for card in position.trick:
         hands[position.leader] |= 1 << card

@@ -9,6 +9,8 @@ mutable :class:`Position` with ``push``/``pop`` and a ``legal_moves`` view.
 ['H4']
 >>> pos.push_name("H4"); pos.leader == FOREHAND, pos.trick_thirds[FOREHAND]
 (True, 14)
+>>> pos.push_name("XX"); pos.tricks
+(Trick(number=15, leader=0, cards=('HK', 'H4'), winner=0), Trick(number=16, leader=0, cards=('XX',), winner=None))
 """
 
 from __future__ import annotations
@@ -176,6 +178,54 @@ def trick_thirds(first: Card, second: Card) -> int:
     return 3 * (CARD_VALUES[first] + CARD_VALUES[second]) - 4
 
 
+@dataclass(frozen=True)
+class Trick:
+    """One trick of a play: its ``number`` (1 to 16), the seat that
+    ``leader`` led it, its ``cards`` in the order played (one while it is
+    on the table) and its ``winner`` (None while it is on the table)."""
+
+    number: int
+    leader: Seat
+    cards: tuple[Card, ...]
+    winner: Seat | None
+
+    def __repr__(self) -> str:
+        cards = tuple(card_name(card) for card in self.cards)
+        return f"Trick(number={self.number}, leader={self.leader}, cards={cards}, winner={self.winner})"
+
+    def played(self) -> tuple[tuple[Seat, Card], ...]:
+        """``(seat, card)`` for each card, the lead first."""
+        return tuple((self.leader if index == 0 else 1 - self.leader, card) for index, card in enumerate(self.cards))
+
+    @property
+    def thirds(self) -> int:
+        """What the trick is worth to its winner (0 while it is on the table)."""
+        return trick_thirds(*self.cards) if self.winner is not None else 0
+
+
+def tricks_of(cards: Sequence[Card], leader: Seat, first_trick: int = 1) -> tuple[Trick, ...]:
+    """``cards`` played from a trick boundary, ``leader`` leading the first
+    trick (number ``first_trick``), grouped into tricks: the winner of each
+    leads the next.  The rules of play are not checked; the cards need no
+    hands, so a seat view's play is grouped as a position's is.
+
+    >>> from kosolve.model.cards import parse_hand, hand_cards
+    >>> tricks_of([parse_card(name) for name in ["HK", "I", "S7"]], FOREHAND, first_trick=15)
+    (Trick(number=15, leader=0, cards=('HK', 'I'), winner=1), Trick(number=16, leader=1, cards=('S7',), winner=None))
+    """
+    tricks = []
+    for start in range(0, len(cards), 2):
+        pair = tuple(cards[start : start + 2])
+        number = first_trick + start // 2
+        if len(pair) == 1:
+            tricks.append(Trick(number, leader, pair, None))
+            break
+        winner = 1 - leader if reply_wins(*pair) else leader
+        tricks.append(Trick(number, leader, pair, winner))
+        leader = winner
+    return tuple(tricks)
+
+
 class LegalMoves(Sequence[Card]):
     """A live view of the cards the player to move may play, lowest bit
     first."""
@@ -231,6 +281,8 @@ class Position:
         self.declarer = declarer
         self.leader = leader
         self.piles = piles
+        self.first_trick = TRICKS_PER_GAME + 1 - hands[leader].bit_count()
+        """The number of the trick these hands start at (1 for a whole game)."""
         self.trick: list[Card] = []
         self.trick_thirds = [0, 0]
         self.tricks_won = [0, 0]
@@ -250,6 +302,21 @@ class Position:
     @property
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The tricks played since these hands started, the one on the
+        table last, as python-chess keeps its move stack."""
+        start = self._leaders[0] if self._leaders else self.leader
+        return tricks_of(self.move_stack, start, self.first_trick)
+
+    def line_tricks(self, line: Sequence[Card]) -> tuple[Trick, ...]:
+        """The tricks of ``line`` played on from here: the one on the table
+        first, when there is one (its lead played before the line)."""
+        after = self.copy()
+        for card in line:
+            after.push(card)
+        return after.tricks[len(self.move_stack) // 2 :]
 
     def is_over(self) -> bool:
         return not self.trick and not (self.hands[0] | self.hands[1])
@@ -309,6 +376,7 @@ class Position:
     def copy(self) -> Position:
         hands = (self.hands[0], self.hands[1])
         other = Position(hands, declarer=self.declarer, leader=self.leader, piles=self.piles)
+        other.first_trick = self.first_trick
         other.trick = list(self.trick)
         other.trick_thirds = list(self.trick_thirds)
         other.tricks_won = list(self.tricks_won)

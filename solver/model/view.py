@@ -28,7 +28,7 @@ module reads, checks and writes the view, and makes one from a deal.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -56,9 +56,10 @@ from kosolve.model.game import (
     TALON_SIZE,
     TRICKS_PER_GAME,
     Seat,
+    Trick,
     legal_replies,
-    reply_wins,
     seat_name,
+    tricks_of,
 )
 from kosolve.model.jsonfile import FieldParser, FileError
 from kosolve.model.quoting import describe
@@ -113,22 +114,6 @@ class Played:
         return readable_repr(self, cards=("card", "led"))
 
 
-def _walk(leader: Seat, play: Sequence[Card]) -> tuple[Played, ...]:
-    """``play`` card by card with who played each: the winner of a trick
-    leads the next."""
-    out: list[Played] = []
-    led: Card | None = None
-    for card in play:
-        if led is None:
-            out.append(Played(leader, card, None))
-            led = card
-            continue
-        out.append(Played(1 - leader, card, led))
-        leader = 1 - leader if reply_wins(led, card) else leader
-        led = None
-    return tuple(out)
-
-
 @dataclass(frozen=True)
 class SeatView:
     """What the player in seat ``view`` knows (see the module text).
@@ -172,9 +157,18 @@ class SeatView:
         22 less this player's; before the auction his 8 discards."""
         return DISCARD_SIZE if self.before_auction else PACK_PILES - self.pile.bit_count()
 
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The play trick by trick (from trick 1), the one on the table last."""
+        return tricks_of(self.play, self.leader)
+
     def played(self) -> tuple[Played, ...]:
-        """The play card by card, with who played each."""
-        return _walk(self.leader, self.play)
+        """The play card by card, with who played each and what it answered."""
+        return tuple(
+            Played(seat, card, None if index == 0 else trick.cards[0])
+            for trick in self.tricks
+            for index, (seat, card) in enumerate(trick.played())
+        )
 
     def played_by(self, seat: Seat) -> Hand:
         """The cards ``seat`` has played."""
@@ -186,13 +180,11 @@ class SeatView:
         auction."""
         if self.before_auction or len(self.play) == 2 * TRICKS_PER_GAME:
             return None
-        played = self.played()
-        if not played:
+        tricks = self.tricks
+        if not tricks:
             return self.leader
-        last = played[-1]
-        if last.led is None:
-            return 1 - last.seat
-        return last.seat if reply_wins(last.led, last.card) else 1 - last.seat
+        last = tricks[-1]
+        return 1 - last.leader if last.winner is None else last.winner
 
 
 class _ViewParser(FieldParser):

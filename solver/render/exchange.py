@@ -20,7 +20,7 @@ from kosolve.model.cards import (
     hand_names,
 )
 from kosolve.model.game import SEATS, seat_name
-from kosolve.render.text import Style, _columns
+from kosolve.render.text import Style, columns
 
 
 def by_suit(hand: Hand, style: Style) -> str:
@@ -79,7 +79,7 @@ def _makeable_lines(table: ExchangeTable, style: Style) -> list[str]:
                 laid = by_suit(entry.exchange.lay_away, style)
                 rows.append([_goal_words(entry.goal), f"take {take}", f"lay away {laid}"])
             if rows:
-                lines += _columns(rows, indent="    ")
+                lines += columns(rows, indent="    ")
     return lines
 
 
@@ -87,7 +87,7 @@ def render_exchange_table(table: ExchangeTable, style: Style) -> str:
     """The whole text of an exchange table."""
     header = ["declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of lay-aways"]
     lines = ["Talon exchange, each choice with its best lay-away (double dummy, the forehand leads):"]
-    lines += _columns([header, *(_row_cells(row, style) for row in table.rows)])
+    lines += columns([header, *(_row_cells(row, style) for row in table.rows)])
     lines += ["", "Makeable with some exchange (double dummy), one exchange each:", *_makeable_lines(table, style)]
     return "\n".join(lines)
 

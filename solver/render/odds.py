@@ -15,9 +15,9 @@ view.json: the forehand's view; zweiblatt, declarer forehand
 from __future__ import annotations
 
 from kosolve.model.cards import ALL_CARDS, DISPLAY_ORDER, SUIT_MASKS, card_name, hand_names, mask_of, thirds_of
-from kosolve.model.game import SEATS, TRICKS_PER_GAME, reply_wins, seat_name, trick_thirds
+from kosolve.model.game import SEATS, TRICKS_PER_GAME, seat_name
 from kosolve.model.view import SeatView
-from kosolve.render.text import Style, _columns
+from kosolve.render.text import Style, columns, trick_lines
 from kosolve.sampling.odds import Estimate, Odds
 
 
@@ -67,21 +67,7 @@ def _cards_lines(view: SeatView, style: Style) -> list[str]:
                  f"{view.other_pile_size} cards, seen: {seen}"])  # fmt: skip
     if view.other_holds:
         rows.append(["his", "", "seen to be his: " + " ".join(hand_names(view.other_holds))])
-    return _columns(rows)
-
-
-def _play_lines(view: SeatView, style: Style) -> list[str]:
-    rows = []
-    played = view.played()
-    for start in range(0, len(played), 2):
-        trick = played[start : start + 2]
-        row = [f"trick {start // 2 + 1}", *(f"{seat_name(p.seat)} {card_name(p.card)}" for p in trick)]
-        if len(trick) == 2:
-            led, reply = trick
-            taker = reply.seat if reply_wins(led.card, reply.card) else led.seat
-            row.append(f"{seat_name(taker)} takes {style.points(trick_thirds(led.card, reply.card))}")
-        rows.append(row)
-    return _columns(rows) if rows else []
+    return columns(rows)
 
 
 def _worlds_line(result: Odds) -> str:
@@ -113,7 +99,7 @@ def _play_odds_lines(result: Odds, style: Style) -> list[str]:
             notes = [n for c, n in ((best_mean, "best mean"), (best_win, "best odds")) if c == card.card]
             rows.append([card_name(card.card), f"{card.thirds.mean / 3:.2f}", _interval(card.thirds, 3, 2),
                          _percent(card.p_win), ", ".join(notes)])  # fmt: skip
-        lines += _columns(rows, indent="    ")
+        lines += columns(rows, indent="    ")
     if not result.feasible:
         return lines
     lines += ["", "Can still be forced, share of the worlds:"]
@@ -122,7 +108,7 @@ def _play_odds_lines(result: Odds, style: Style) -> list[str]:
     shares = {(seat, name): share for seat, name, share in result.feasible}
     for name in names:
         rows.append([name, *(_percent(shares[(seat, name)]) for seat in SEATS)])
-    return lines + _columns(rows)
+    return lines + columns(rows)
 
 
 def _auction_lines(result: Odds) -> list[str]:
@@ -132,7 +118,7 @@ def _auction_lines(result: Odds) -> list[str]:
     for contract in result.contracts:
         rows.append([contract.contract, _percent(contract.p_win), f"{contract.game_points.mean:+.2f}",
                      _interval(contract.game_points, 1, 2)])  # fmt: skip
-    return lines + _columns(rows)
+    return lines + columns(rows)
 
 
 def render_odds(file: str, result: Odds, style: Style) -> str:
@@ -140,7 +126,11 @@ def render_odds(file: str, result: Odds, style: Style) -> str:
     view = result.view
     lines = [*_heading(file, view), *_cards_lines(view, style)]
     if view.play:
-        lines += ["", f"Played, {len(view.play)} card{'s' if len(view.play) > 1 else ''}:", *_play_lines(view, style)]
+        lines += [
+            "",
+            f"Played, {len(view.play)} card{'s' if len(view.play) > 1 else ''}:",
+            *trick_lines(view.tricks, style),
+        ]
     lines += ["", _worlds_line(result)]
     lines += _auction_lines(result) if view.before_auction else _play_odds_lines(result, style)
     return "\n".join(lines)

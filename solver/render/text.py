@@ -35,7 +35,7 @@ from kosolve.model.cards import (
     thirds_of,
 )
 from kosolve.model.deal import Deal
-from kosolve.model.game import SEATS, TRICKS_PER_GAME, Position, Seat, seat_name, trick_thirds
+from kosolve.model.game import SEATS, TRICKS_PER_GAME, Position, Seat, Trick, seat_name
 
 
 @dataclass(frozen=True)
@@ -89,57 +89,30 @@ def style_for(stream: IO[str]) -> Style:
     return Style(unicode=True)
 
 
-def _columns(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+def columns(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
     """Rows of cells, each column padded to its widest cell."""
     widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(max(len(row) for row in rows))]
     return [indent + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
 
 
-@dataclass(frozen=True)
-class Trick:
-    """A trick of a line of play, as a player reads it (the text report and
-    the web view draw the same tricks)."""
-
-    number: int
-    leader: Seat
-    cards: tuple[Card, ...]
-    on_table: bool
-    """Whether the first card lay on the table before these cards."""
-    winner: Seat | None
-
-
-def group_tricks(position: Position, cards: Sequence[Card], first_trick: int) -> list[Trick]:
-    """``cards`` played on from ``position``, grouped into tricks."""
-    position = position.copy()
-    tricks = []
-    current = list(position.trick)
-    on_table = bool(current)
-    for card in cards:
-        if not position.trick:
-            current, on_table = [], False
-        leader = position.leader
-        position.push(card)
-        current.append(card)
-        if not position.trick:
-            number = first_trick + sum(position.tricks_won) - 1
-            tricks.append(Trick(number, leader, tuple(current), on_table, position.leader))
-    if position.trick and current:
-        tricks.append(Trick(first_trick + sum(position.tricks_won), position.leader, tuple(current), on_table, None))
-    return tricks
-
-
-def _trick_lines(tricks: Sequence[Trick], style: Style) -> list[str]:
+def trick_lines(tricks: Sequence[Trick], style: Style, on_table: bool = False) -> list[str]:
+    """A row a trick, each card with its player; ``on_table`` says that the
+    first trick's lead lay on the table before these tricks were played."""
     rows = []
-    for trick in tricks:
+    for number, trick in enumerate(tricks):
         row = [f"trick {trick.number}"]
-        for index, card in enumerate(trick.cards):
-            seat = trick.leader if index == 0 else 1 - trick.leader
-            on_table = " (on the table)" if index == 0 and trick.on_table else ""
-            row.append(f"{seat_name(seat)} {card_name(card)}{on_table}")
+        for index, (seat, card) in enumerate(trick.played()):
+            lay = " (on the table)" if index == 0 and number == 0 and on_table else ""
+            row.append(f"{seat_name(seat)} {card_name(card)}{lay}")
         if trick.winner is not None:
-            row.append(f"{seat_name(trick.winner)} takes {style.points(trick_thirds(*trick.cards))}")
+            row.append(f"{seat_name(trick.winner)} takes {style.points(trick.thirds)}")
         rows.append(row)
-    return _columns(rows)
+    return columns(rows)
+
+
+def _line_lines(position: Position, line: Sequence[Card], style: Style) -> list[str]:
+    """A line of play from ``position``, trick by trick."""
+    return trick_lines(position.line_tricks(line), style, on_table=bool(position.trick))
 
 
 def _hand_lines(deal: Deal, position: Position, style: Style) -> list[str]:
@@ -156,7 +129,7 @@ def _hand_lines(deal: Deal, position: Position, style: Style) -> list[str]:
             for seat in SEATS
         ]
         rows.append(["pile", *cells])
-    return _columns(rows)
+    return columns(rows)
 
 
 def _situation(deal: Deal, position: Position) -> str:
@@ -181,7 +154,7 @@ def _move_lines(solution: Solution, mover: Seat, style: Style) -> list[str]:
         loss = abs(solution.thirds - thirds)
         note = "best" if loss == 0 else f"costs the {seat_name(mover)} {style.points(loss)}"
         rows.append([" ".join(hand_names(groups[thirds])), style.points(thirds), str(thirds), note])
-    return _columns(rows, indent="    ")
+    return columns(rows, indent="    ")
 
 
 def _result_text(solution: Solution) -> str:
@@ -202,7 +175,7 @@ def _feasibility_lines(table: FeasibilityTable, style: Style) -> list[str]:
                 continue
             cells.append("unknown" if feasible is None else "yes" if feasible else "no")
         rows.append([goal.name.replace("_", " "), *cells])
-    lines = _columns(rows)
+    lines = columns(rows)
     if any(not row.known for row in table.rows):
         lines.append("  unknown: it depends on the declarer's 16 cards at trick 1, which this file does not give")
     for row in table.rows:
@@ -233,7 +206,7 @@ def _line_bonus_lines(bonuses: Sequence[LineBonus]) -> list[str]:
     return lines
 
 
-def _net_lines(net: NetScore, position: Position, first_trick: int, style: Style) -> list[str]:
+def _net_lines(net: NetScore, position: Position, style: Style) -> list[str]:
     lines = ["", f"Played for the net score instead (game points, not card points): {net.score:+d} for the declarer"]
     points_line = net.points_line_score
     if points_line is not None and points_line < net.score:
@@ -244,7 +217,7 @@ def _net_lines(net: NetScore, position: Position, first_trick: int, style: Style
             f" points; played for the score, the defender holds him to {net.score:+d}"
         )
     if net.line:
-        lines += ["Line played for the score:", *_trick_lines(group_tricks(position, net.line, first_trick), style)]
+        lines += ["Line played for the score:", *_line_lines(position, net.line, style)]
     return lines
 
 
@@ -269,7 +242,7 @@ def _postmortem_lines(review: PostMortem, style: Style) -> list[str]:
                 " ".join(card_name(c) for c in card.best),
             ]
         )
-    lines = _columns(rows)
+    lines = columns(rows)
     losses = ", ".join(
         f"the {seat_name(seat)} {style.points(loss)}" for seat, loss in zip(SEATS, review.total_loss, strict=True)
     )
@@ -314,7 +287,7 @@ def render_report(file: str, report: Report, style: Style) -> str:
     if played:
         cards = "1 card" if len(played) == 1 else f"{len(played)} cards"
         lines += ["", f"Played, {cards}:"]
-        lines += _trick_lines(group_tricks(deal.position(0), played, deal.first_trick), style)
+        lines += trick_lines(position.tricks, style)
         if not over:
             so_far = position.declarer_thirds()
             lines.append(f"  the declarer has {style.points(so_far)} points ({so_far} thirds) so far")
@@ -329,10 +302,10 @@ def render_report(file: str, report: Report, style: Style) -> str:
         lines += [f"  the declarer's points after each card of the {seat_name(solution.to_move)}, to move:"]
         lines += _move_lines(solution, solution.to_move, style)
     if solution.line:
-        lines += ["Optimal line:", *_trick_lines(group_tricks(position, solution.line, deal.first_trick), style)]
+        lines += ["Optimal line:", *_line_lines(position, solution.line, style)]
         lines += _line_bonus_lines(report.line_bonuses)
     if net is not None:
-        lines += _net_lines(net, position, deal.first_trick, style)
+        lines += _net_lines(net, position, style)
     if table is not None:
         lines += ["", "Makeable with best play from here (double dummy):", *_feasibility_lines(table, style)]
     if review is not None:
@@ -361,3 +334,6 @@ def render_value(file: str, report: Report, style: Style) -> str:
     if report.left_out:
         parts.append(_left_out(report))
     return ", ".join(parts)
+
+
+__all__ = ["Style", "columns", "render_report", "render_value", "style_for", "trick_lines"]

@@ -43,7 +43,6 @@ from kosolve.model.files import parse_deal
 from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, seat_name
 from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.quoting import describe, member
-from kosolve.render.text import group_tricks
 from kosolve.tools.dealing import deal_bid
 
 API_VERSION: Final = 1
@@ -178,7 +177,6 @@ def view_of(report: Report) -> dict[str, object]:
     deal, solution = report.deal, report.solution
     position = report.position
     played = deal.play[: report.at]
-    tricks = group_tricks(deal.position(0), played, deal.first_trick)
     over = position.is_over()
     values = {move.card: move.thirds for move in solution.moves}
     return {
@@ -205,7 +203,7 @@ def view_of(report: Report) -> dict[str, object]:
                 "cards": [card_name(card) for card in trick.cards],
                 "winner": None if trick.winner is None else seat_name(trick.winner),
             }
-            for trick in tricks
+            for trick in position.tricks
             if trick.winner is not None
         ],
         "counted": {
