@@ -61,7 +61,7 @@ def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
         return batch.run(answers, advance)
 
 
-@click.command("batch", short_help="Solve many deals on every core or a Dask cluster, resumably.")
+@click.command("batch")
 @click.argument("deals", metavar="DEALS", required=False, type=click.Path(readable=False))
 @click.option(
     "-o",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from kosolve.tools.bench_odds import OddsBenchReport
 
 
-@click.command("bench", short_help="Time the solver on dealt positions.")
+@click.command("bench")
 @click.option("--deals", type=click.IntRange(min=0), help="Whole deals to solve (default: the standard run).")
 @click.option("--seed", type=int, help="Seed of the dealing; the same seed deals the same positions.")
 @click.option("--endings", type=click.IntRange(min=0), help="Endings to time against the pure-Python reference.")

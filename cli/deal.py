@@ -11,16 +11,17 @@ from typing import Final
 
 import click
 
+from kosolve.cli.errors import switch_of
 from kosolve.model.deal import deal_to_json
 from kosolve.model.dealt_file import dealt_to_json
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, DISCARD_VARIANTS, RULE_SWITCHES, SEAT_NAMES
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, DISCARD_VARIANTS, SEAT_NAMES
 from kosolve.tools.dealing import deal_bid
 
 MAX_SEED: Final = 2**32
 """A random seed is below this: short enough to copy from the note."""
 
 
-@click.command("deal", short_help="Realistic deals, one deal file a line (JSON Lines).")
+@click.command("deal")
 # No negative seeds: random.Random seeds by the absolute value, so -5 would
 # deal what 5 deals.
 @click.option(
@@ -38,7 +39,7 @@ MAX_SEED: Final = 2**32
 @click.option("--contract", type=click.Choice(CONTRACTS), help="Every deal in this contract.")
 @click.option("--declarer", type=click.Choice(SEAT_NAMES), help="Every deal declared by this seat.")
 @click.option(
-    RULE_SWITCHES["discard"],
+    switch_of("discard"),
     type=click.Choice(DISCARD_VARIANTS),
     default=DEFAULT_RULES.discard,
     show_default=True,

@@ -46,6 +46,29 @@ class Interrupted(click.ClickException):
         click.echo("Interrupted", file=file or sys.stderr)
 
 
+def switch_of(option: str) -> str:
+    """The command line's switch for an option's field: ``win_thirds`` is
+    ``--win-thirds``.
+
+    >>> switch_of("defender_announcements")
+    '--defender-announcements'
+    """
+    return "--" + option.replace("_", "-")
+
+
+def shown(error: Exception) -> str:
+    """An error's message as the command line says it: an option the
+    library names by its field (``kontra``) named by its switch
+    (``--kontra``).
+
+    >>> from kosolve.model.game import OptionError
+    >>> shown(OptionError("Kontra is off", "kontra")), shown(OptionError("12 is beyond the play", "at", given=True))
+    ('Kontra is off (use --kontra)', '--at: 12 is beyond the play')
+    """
+    shows = getattr(error, "shown", None)
+    return str(error) if shows is None else str(shows(switch_of))
+
+
 def one_line(error: click.UsageError) -> InputError:
     """``error`` as one line: an option's bad value named by the option,
     white space (click's own line breaks, a newline in an argument)
@@ -64,4 +87,4 @@ def one_line(error: click.UsageError) -> InputError:
     return InputError(message)
 
 
-__all__ = ["INTERRUPTED", "InputError", "Interrupted", "one_line"]
+__all__ = ["INTERRUPTED", "InputError", "Interrupted", "one_line", "shown", "switch_of"]

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import IO, Final
 
 from kosolve.analysis.report import Options, OptionsError, check
-from kosolve.cli.errors import InputError
+from kosolve.cli.errors import InputError, shown
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.files import KIND_NAMES, InputFile, deal_of, kind_of, parse_file
@@ -120,7 +120,7 @@ def checked(name: str, deal: Deal, options: Options) -> Deal:
     try:
         check(deal, options)
     except OptionsError as error:
-        raise DealFileError(f"{source_name(name)}: {error}") from None
+        raise DealFileError(f"{source_name(name)}: {shown(error)}") from None
     return deal
 
 

@@ -3,6 +3,10 @@ command, :mod:`kosolve.cli.solve`), ``kosolve exchange`` tables a deal as
 dealt, ``kosolve deal`` deals realistic deals, ``kosolve batch`` solves
 many, ``kosolve bench`` times the solver (:mod:`kosolve.cli.bench`).
 
+Each command's module is imported only when that command runs, so that
+``kosolve --version`` and ``kosolve -h`` start at once: the group knows
+its commands by name (:data:`COMMANDS`), with the one-line help it lists.
+
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(cli, ["--version"]).output.startswith("kosolve ")
 True
@@ -10,28 +14,46 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any, Final
 
 import click
 
 from kosolve import __version__
-from kosolve.cli.batch import batch_command
-from kosolve.cli.bench import bench_command
-from kosolve.cli.deal import deal_command
 from kosolve.cli.errors import InputError, Interrupted, one_line
-from kosolve.cli.exchange import exchange_command
-from kosolve.cli.odds import odds_command
-from kosolve.cli.report import report_command
-from kosolve.cli.serve import serve_command
-from kosolve.cli.solve import solve_command
-from kosolve.cli.view import view_command
 
 DEFAULT_COMMAND: Final = "solve"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command of the group: the module that defines it, and the line
+    the group's help lists it with."""
+
+    module: str
+    usage: str
+    """What follows ``kosolve`` in the usage lines of ``kosolve -h``."""
+    short_help: str
+
+
+COMMANDS: Final = {
+    "solve": Command("solve", "[solve] [OPTIONS] FILE...", "Answer each file with what fits it (the default)."),
+    "exchange": Command("exchange", "exchange [OPTIONS] DEALT.json", "The exchange table of a deal as dealt, and par."),
+    "report": Command("report", "report [OPTIONS] DEAL.json -o FILE.html", "A self-contained HTML report of a play."),
+    "serve": Command("serve", "serve [OPTIONS] [DEAL.json...]", "Click through deals in the browser."),
+    "deal": Command("deal", "deal [--seed S] [-n N] [OPTIONS]", "Realistic deals, one deal file a line."),
+    "batch": Command("batch", "batch [OPTIONS] DEALS.jsonl -o RESULTS.jsonl", "Solve many deals, on every core."),
+    "odds": Command("odds", "odds [OPTIONS] VIEW.json", "Odds from one seat: every world of a seat view solved."),
+    "view": Command("view", "view [OPTIONS] DEAL.json --seat SEAT", "The seat view a player had at a point of a deal."),
+    "bench": Command("bench", "bench [OPTIONS]", "Time the solver on dealt positions."),
+}
+"""Every command, in the order ``kosolve -h`` lists them."""
 
 
 class DefaultCommandGroup(click.Group):
@@ -41,9 +63,24 @@ class DefaultCommandGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         group_options = [*ctx.help_option_names, "--version"]
-        if args and args[0] not in self.commands and args[0] not in group_options:
+        if args and args[0] not in COMMANDS and args[0] not in group_options:
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"kosolve.cli.{COMMANDS[name].module}")
+        command: click.Command = getattr(module, f"{name}_command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # From the table, not the commands: listing them imports nothing.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, command.short_help) for name, command in COMMANDS.items()])
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; its usage errors are one line, not click's
@@ -64,15 +101,8 @@ class DefaultCommandGroup(click.Group):
             ctx.exit(0)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write_usage(ctx.command_path, "[solve] [OPTIONS] DEAL.json...")
-        formatter.write_usage(ctx.command_path, "exchange [OPTIONS] DEALT.json", prefix="       ")
-        formatter.write_usage(ctx.command_path, "report [OPTIONS] DEAL.json -o FILE.html", prefix="       ")
-        formatter.write_usage(ctx.command_path, "serve [OPTIONS] [DEAL.json...]", prefix="       ")
-        formatter.write_usage(ctx.command_path, "deal --seed S [-n N] [OPTIONS]", prefix="       ")
-        formatter.write_usage(ctx.command_path, "batch [OPTIONS] DEALS.jsonl -o RESULTS.jsonl", prefix="       ")
-        formatter.write_usage(ctx.command_path, "odds [OPTIONS] VIEW.json", prefix="       ")
-        formatter.write_usage(ctx.command_path, "view [OPTIONS] DEAL.json --seat SEAT", prefix="       ")
-        formatter.write_usage(ctx.command_path, "bench [OPTIONS]", prefix="       ")
+        for index, command in enumerate(COMMANDS.values()):
+            formatter.write_usage(ctx.command_path, command.usage, prefix="Usage: " if index == 0 else "       ")
 
 
 @click.group(
@@ -126,17 +156,6 @@ def cli() -> None:
 
     Solving is the default command; see 'kosolve solve -h' for its options.
     """
-
-
-cli.add_command(solve_command)
-cli.add_command(exchange_command)
-cli.add_command(report_command)
-cli.add_command(serve_command)
-cli.add_command(deal_command)
-cli.add_command(batch_command)
-cli.add_command(odds_command)
-cli.add_command(view_command)
-cli.add_command(bench_command)
 
 
 def _quiet_stdout() -> None:

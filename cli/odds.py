@@ -10,7 +10,7 @@ from typing import Final
 
 import click
 
-from kosolve.cli.errors import InputError
+from kosolve.cli.errors import InputError, shown
 from kosolve.cli.loading import load_seat_view
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.model.announcements import AnnouncementError, check_announcements
@@ -25,7 +25,7 @@ MAX_SAMPLES: Final = 1_000_000
 """The most worlds one run draws: a million solves is hours already."""
 
 
-@click.command("odds", short_help="Odds from one seat: sample the unseen cards, solve every world.")
+@click.command("odds")
 @click.argument("file", metavar="VIEW.json", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--samples",
@@ -88,7 +88,7 @@ def odds_command(
         if view.contract is not None and view.declarer is not None:
             check_announcements(view.announcements, view.contract, view.declarer, rules)
     except (NoWorldError, AnnouncementError) as error:
-        raise InputError(f"{source_name(name)}: {error}") from None
+        raise InputError(f"{source_name(name)}: {shown(error)}") from None
     total = min(worlds, samples)
     if quiet:
         result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility)

@@ -23,14 +23,16 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from dataclasses import Field, fields
 from typing import Any, TypeVar
 
 import click
 
 from kosolve.analysis.pool import default_jobs
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
+from kosolve.cli.errors import switch_of
 from kosolve.engine._search import MAX_SEARCH_THREADS
-from kosolve.model.game import DEFAULT_RULES, DISCARD_VARIANTS, RULE_SWITCHES, Rules
+from kosolve.model.game import DEFAULT_RULES, Rules
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -131,60 +133,39 @@ def quiet_option(help_text: str) -> Callable[[F], F]:
     return decorate
 
 
+def _rule_switch(option: Field[Any]) -> Callable[[F], F]:
+    """The switch of one field of :class:`~kosolve.model.game.Rules`: a flag
+    for one on or off, a choice of its values for the others; its help is
+    the field's own."""
+    default = getattr(DEFAULT_RULES, option.name)
+    help_text = f"Rule option: {option.metadata['help']}."
+    choices = option.metadata["choices"]
+    if not choices:
+        return click.option(switch_of(option.name), option.name, is_flag=True, help=help_text)
+    return click.option(
+        switch_of(option.name),
+        option.name,
+        type=click.Choice([str(choice) for choice in choices]),
+        default=str(default),
+        show_default=True,
+        help=help_text,
+    )
+
+
 def rules_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The rule options (docs/rules.md §8), one switch per field of
-    :class:`~kosolve.model.game.Rules` (:data:`~kosolve.model.game.RULE_SWITCHES`),
-    handed to the command as one ``rules`` argument."""
+    """The rule options (docs/rules.md §8), one switch for each field of
+    :class:`~kosolve.model.game.Rules`, made from the field, handed to the
+    command as one ``rules`` argument."""
+    options = fields(Rules)
 
     @functools.wraps(function)
-    def with_rules(
-        *args: Any,
-        win_thirds: str,
-        silent_bird_penalty: bool,
-        defender_announcements: bool,
-        kontra: bool,
-        discard: str,
-        **kwargs: Any,
-    ) -> Any:
-        rules = Rules(
-            win_thirds=int(win_thirds),
-            silent_bird_penalty=silent_bird_penalty,
-            defender_announcements=defender_announcements,
-            kontra=kontra,
-            discard=discard,
-        )
-        return function(*args, rules=rules, **kwargs)
+    def with_rules(*args: Any, **kwargs: Any) -> Any:
+        given = {option.name: kwargs.pop(option.name) for option in options}
+        # A choice's values come as text: each as the type of its default.
+        values = {name: type(getattr(DEFAULT_RULES, name))(value) for name, value in given.items()}
+        return function(*args, rules=Rules(**values), **kwargs)
 
-    decorators = [
-        click.option(
-            RULE_SWITCHES["win_thirds"],
-            type=click.Choice(["107", "106"]),
-            default=str(DEFAULT_RULES.win_thirds),
-            show_default=True,
-            help="Rule option: thirds the declarer needs to win: 107 (36 points) or 106 (35⅓ points accepted).",
-        ),
-        click.option(
-            RULE_SWITCHES["silent_bird_penalty"],
-            is_flag=True,
-            help="Rule option: a silent bird played in its trick and beaten costs its silent value.",
-        ),
-        click.option(
-            RULE_SWITCHES["defender_announcements"],
-            is_flag=True,
-            help="Rule option: the defender may announce a bird or the Valat.",
-        ),
-        click.option(
-            RULE_SWITCHES["kontra"], is_flag=True, help="Rule option: a Kontra on an announcement doubles it."
-        ),
-        click.option(
-            RULE_SWITCHES["discard"],
-            type=click.Choice(DISCARD_VARIANTS),
-            default=DEFAULT_RULES.discard,
-            show_default=True,
-            help="Rule option: the discard variant, which decides the cards a deal as dealt may lay away.",
-        ),
-    ]
     decorated: Callable[..., Any] = with_rules
-    for decorator in reversed(decorators):
-        decorated = decorator(decorated)
+    for option in reversed(options):
+        decorated = _rule_switch(option)(decorated)
     return decorated

@@ -16,7 +16,7 @@ from kosolve.model.game import Rules
 from kosolve.web.report import render_html, report_data
 
 
-@click.command("report", short_help="Write a self-contained HTML report of a deal file's play.")
+@click.command("report")
 @click.argument("file", metavar="DEAL.json", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "-o",

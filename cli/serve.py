@@ -18,7 +18,7 @@ BROWSER_DELAY_S = 0.5
 """The browser opens this long after the server starts listening."""
 
 
-@click.command("serve", short_help="Click through deals in the browser: a local web application.")
+@click.command("serve")
 @click.argument("files", metavar="[DEAL.json...]", nargs=-1, type=click.Path(readable=False))
 @click.option(
     "--host",

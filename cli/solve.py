@@ -20,6 +20,7 @@ from typing import Final
 import click
 
 from kosolve.analysis.report import Analyser, Options
+from kosolve.cli.errors import shown
 from kosolve.cli.loading import DealFileError, checked, load_inputs, play_of
 from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
 from kosolve.model.announcements import AnnouncementError, check_announcements
@@ -80,7 +81,7 @@ def _check_view(name: str, view: SeatView, rules: Rules) -> None:
         if view.contract is not None and view.declarer is not None:
             check_announcements(view.announcements, view.contract, view.declarer, rules)
     except (NoWorldError, AnnouncementError) as error:
-        raise DealFileError(f"{source_name(name)}: {error}") from None
+        raise DealFileError(f"{source_name(name)}: {shown(error)}") from None
 
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
@@ -90,7 +91,7 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     return not quiet and count >= PROGRESS_MIN_FILES and not sys.stdout.isatty()
 
 
-@click.command("solve", short_help="Answer each file with what fits it: solve, table or odds (the default command).")
+@click.command("solve")
 # No checks by click.Path: load_deal reports a directory or an unreadable
 # file in the one-line format of every other bad file.
 @click.argument(

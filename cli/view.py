@@ -7,7 +7,7 @@ import json
 
 import click
 
-from kosolve.cli.errors import InputError
+from kosolve.cli.errors import InputError, shown
 from kosolve.cli.loading import load_viewed
 from kosolve.cli.options import rules_options
 from kosolve.model.cards import mask_of
@@ -29,7 +29,7 @@ def view_file_text(data: dict[str, object]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-@click.command("view", short_help="Write the seat view a player had at a point of a deal file.")
+@click.command("view")
 @click.argument("file", metavar="DEAL.json", type=click.Path(allow_dash=True, readable=False))
 @click.option("--seat", type=click.Choice(SEAT_NAMES), required=True, help="The player whose view it is.")
 @click.option(
@@ -78,5 +78,5 @@ def view_command(file: str, seat: str, at: int | None, auction: bool, rules: Rul
                 taken = mask_of(dealt_file.exchange.take)
             view = view_of(deal, number, at, taken=taken)
     except SeatViewError as error:
-        raise InputError(f"{source_name(name)}: {error}") from None
+        raise InputError(f"{source_name(name)}: {shown(error)}") from None
     click.echo(view_file_text(view_to_json(view)))

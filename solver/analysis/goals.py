@@ -26,7 +26,17 @@ from kosolve.analysis.solving import new_solver
 from kosolve.engine._search import BIRD, VALAT, Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Bird
 from kosolve.model.cards import KINGS, TRULL, Card, Hand, card_name
-from kosolve.model.game import DEFAULT_RULES, SEATS, TRICKS_PER_GAME, Position, Rules, Seat, seat_name
+from kosolve.model.game import (
+    DEFAULT_RULES,
+    SEATS,
+    TRICKS_PER_GAME,
+    Position,
+    Rules,
+    Seat,
+    SeatLike,
+    as_seat,
+    seat_name,
+)
 from kosolve.model.reprs import readable_repr
 
 TRICK_TARGETS: Final = (*(bird.name for bird in BIRDS), "valat")
@@ -125,17 +135,18 @@ class FeasibilityTable:
 
     rows: tuple[Feasibility, ...]
 
-    def get(self, seat: Seat, goal: Goal | str) -> Feasibility:
-        """The row of ``seat`` and ``goal``; :class:`KeyError` when the
-        table has none (a declarer's goal for the defender, a point goal
-        without the piles)."""
+    def get(self, seat: SeatLike, goal: Goal | str) -> Feasibility:
+        """The row of ``seat`` (a name or an int) and ``goal``;
+        :class:`KeyError` when the table has none (a declarer's goal for the
+        defender, a point goal without the piles)."""
+        seat = as_seat(seat)
         goal = _as_goal(goal)
         for row in self.rows:
             if row.seat == seat and row.goal == goal:
                 return row
         raise KeyError(f"no {goal.name!r} for the {seat_name(seat)}")
 
-    def feasible(self, seat: Seat, goal: Goal | str) -> bool | None:
+    def feasible(self, seat: SeatLike, goal: Goal | str) -> bool | None:
         """Whether ``seat`` can force ``goal``; None when that is unknown
         (:attr:`Feasibility.known`)."""
         row = self.get(seat, goal)
@@ -181,7 +192,7 @@ def goal_thirds(goal: Goal, rules: Rules) -> int:
 
 def solve_goal(
     position: Position,
-    seat: Seat,
+    seat: SeatLike,
     goal: Goal | str,
     *,
     solver: Solver | None = None,
@@ -195,6 +206,7 @@ def solve_goal(
     Valat counts the tricks of the position's play too: a player who lost
     one there cannot make it.
     """
+    seat = as_seat(seat)
     goal = _as_goal(goal)
     solver = solver or new_solver()
     led = position.led

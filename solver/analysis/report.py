@@ -37,11 +37,12 @@ from kosolve.analysis.scoring import Settlement, held_bonuses, settle
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, Solution, TableBudget, solve
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
-from kosolve.model.announcements import check_announcements
+from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.cards import card_name, hand_names, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
-from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat, seat_name
+from kosolve.model.dealt_file import DealtFile
+from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Position, Rules, Seat, seat_name
 
 FORMAT_VERSION: Final = 2
 """The version of the JSON object :meth:`Report.to_json` writes
@@ -49,9 +50,10 @@ FORMAT_VERSION: Final = 2
 node counts and times under ``stats``, where every measurement is."""
 
 
-class OptionsError(ValueError):
-    """Options that do not apply to the deal: a ``--at`` beyond its play,
-    announcements the rule options forbid."""
+class OptionsError(OptionError):
+    """Options that do not apply to the deal: a position (``at``) beyond its
+    play, announcements the rule options forbid; ``option`` names the field
+    (of :class:`Options` or :class:`~kosolve.model.game.Rules`)."""
 
 
 @dataclass(frozen=True)
@@ -91,14 +93,14 @@ def check(deal: Deal, options: Options) -> None:
     """Raise :class:`OptionsError` when ``options`` cannot apply to ``deal``;
     a front end checks every deal before solving any."""
     if options.at is not None and options.at > len(deal.play):
-        raise OptionsError(f"--at {options.at} is beyond the play, which has {len(deal.play)} cards")
+        raise OptionsError(f"{options.at} is beyond the play, which has {len(deal.play)} cards", "at", given=True)
     if options.score and not can_score(deal):
         # Asked for and impossible: saying so beats a report without it.
-        raise OptionsError("--score needs a whole game (16 cards each at trick 1) with its piles")
+        raise OptionsError("the net score needs a whole game (16 cards each at trick 1) with its piles", "score", True)
     try:
         check_announcements(deal.announcements, deal.contract, deal.declarer, options.rules)
-    except ValueError as error:
-        raise OptionsError(str(error)) from None
+    except AnnouncementError as error:
+        raise OptionsError(error.message, error.option, error.given) from None
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,30 @@ class Report:
     """The birds and the Valat the optimal line makes, each with whether its
     maker can force it: a line optimal for card points alone may let a bird
     through that the other player could stop."""
+
+    def __repr__(self) -> str:
+        """A summary: the deal, where it was solved, the value, what else
+        was computed.
+
+        >>> from kosolve.model.files import load_deal
+        >>> analyse(load_deal("examples/played.json"))  # doctest: +ELLIPSIS
+        <Report examples/played.json: zweiblatt by the forehand after 7 of 7 cards: 111 thirds ...; feasibility, ...>
+        """
+        parts = [
+            name
+            for name, present in (
+                ("feasibility", self.feasibility),
+                ("post-mortem", self.postmortem),
+                ("net score", self.net),
+                ("settlement", self.settlement),
+            )
+            if present is not None
+        ]
+        name = f" {self.deal.source}" if self.deal.source else ""
+        where = f"after {self.at} of {len(self.deal.play)} cards"
+        computed = f"; {', '.join(parts)}" if parts else ""
+        bid = f"{self.deal.contract} by the {seat_name(self.deal.declarer)}"
+        return f"<Report{name}: {bid} {where}: {self.solution.value_text}{computed}>"
 
     @property
     def left_out(self) -> int:
@@ -231,9 +257,18 @@ class Analyser:
 
     def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, threads: int = 1) -> None:
         self.tt_mb = tt_mb
+        self.threads = threads
         self.budget = TableBudget.split(tt_mb)
         self.solver: Solver = Solver(tt_mb=self.budget.main_mb, goal_tt_mb=self.budget.goal_mb, threads=threads)
         self._score_solver: ScoreSolver | None = None
+
+    def __repr__(self) -> str:
+        """It builds the same analyser again (with cold tables).
+
+        >>> Analyser(tt_mb=16, threads=2)
+        Analyser(tt_mb=16, threads=2)
+        """
+        return f"Analyser(tt_mb={self.tt_mb:g}, threads={self.threads})"
 
     @property
     def score_solver(self) -> ScoreSolver:
@@ -295,7 +330,7 @@ class Analyser:
 
     def analyse_exchange(
         self,
-        dealt: Dealt,
+        dealt: Dealt | DealtFile,
         rules: Rules = DEFAULT_RULES,
         declared: tuple[Seat, str, Exchange] | None = None,
         progress: Callable[[int, int], None] | None = None,
@@ -303,7 +338,14 @@ class Analyser:
         """The exchange table of ``dealt``, its par, and the ``declared``
         declarer, contract and exchange valued against both; ``progress``
         follows the table (:func:`~kosolve.analysis.exchange.exchange_table`),
-        and an exception it raises stops it."""
+        and an exception it raises stops it.  Given a file read
+        (:class:`~kosolve.model.dealt_file.DealtFile`), its own bid is the
+        one declared unless ``declared`` says otherwise, and its discard
+        variant judges the lay-aways."""
+        if isinstance(dealt, DealtFile):
+            declared = declared or dealt.declared
+            rules = replace(rules, discard=dealt.discard)
+            dealt = dealt.dealt
         table = exchange_table(dealt, rules=rules, solver=self.solver, progress=progress)
         values = table.best_game_points()
         best = par(values)

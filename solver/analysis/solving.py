@@ -23,7 +23,6 @@ from kosolve.engine._search import DEFAULT_TT_MB, GOAL_TT_MB, Solver
 from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of, parse_card, points_of
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
-from kosolve.model.reprs import readable_repr
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,22 @@ class Solution:
     stats: SearchStats
 
     def __repr__(self) -> str:
-        return readable_repr(self, cards=("line",))
+        """A summary: the value, the cards to play and the line's length.
+
+        >>> from kosolve.model.files import load_deal
+        >>> solve(load_deal("examples/ending.json").position())
+        <Solution: 111 thirds (37 points), won; 4 cards for the forehand to play, a line of 8 cards>
+        """
+        if self.to_move is None:
+            return f"<Solution: {self.value_text}; the hand is over>"
+        cards = f"{len(self.moves)} card{'' if len(self.moves) == 1 else 's'}"
+        mover = f"{cards} for the {seat_name(self.to_move)} to play"
+        return f"<Solution: {self.value_text}; {mover}, a line of {len(self.line)} cards>"
+
+    @property
+    def value_text(self) -> str:
+        """The value in a few words: ``111 thirds (37 points), won``."""
+        return f"{self.thirds} thirds ({self.points} points)" + (f", {self.result}" if self.result else "")
 
     @property
     def points(self) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from kosolve.model.cards import PAGAT, PELIKAN, QUAPIL, UHU, Card, card_name, thirds_for_points
-from kosolve.model.game import DEFAULT_RULES, RULE_SWITCHES, SEATS, Rules, Seat, seat_name
+from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Rules, Seat, seat_name
 from kosolve.model.quoting import quote
 
 
@@ -59,8 +59,9 @@ PANZER_THIRDS: Final = thirds_for_points(PANZER_POINTS)
 """The declarer's thirds that make a Panzer (50 points)."""
 
 
-class AnnouncementError(ValueError):
-    """An announcement the rules, or the rule options in force, do not allow."""
+class AnnouncementError(OptionError):
+    """An announcement the rules, or the rule options in force, do not allow
+    (``option`` the rule option that would allow it)."""
 
 
 def bird_named(name: str) -> Bird:
@@ -171,14 +172,14 @@ def check_announcements(
     """Raise :class:`AnnouncementError` naming the first announcement that
     breaks the rules whatever the options (:func:`announcement_problems`)
     or that the rule options in force do not allow: a defender's without
-    ``defender_announcements``, a Kontra without ``kontra``.  The message
-    names the switch that allows it.
+    ``defender_announcements``, a Kontra without ``kontra``.  The error
+    names the rule option that would allow it.
 
     >>> from kosolve.model.game import FOREHAND
     >>> check_announcements([Announcement(FOREHAND, "pagat", "after", kontra=True)], "dreiblatt", FOREHAND)
     Traceback (most recent call last):
     ...
-    kosolve.model.announcements.AnnouncementError: announcements[0].kontra: Kontra is off (use --kontra)
+    kosolve.model.announcements.AnnouncementError: announcements[0].kontra: Kontra is off (rule option kontra)
     """
     problems = announcement_problems(announcements, contract, declarer)
     if problems:
@@ -188,7 +189,8 @@ def check_announcements(
         if announcement.by != declarer and not rules.defender_announcements:
             raise AnnouncementError(
                 f"announcements[{index}].by: the {seat_name(announcement.by)} defends,"
-                f" and defender announcements are off (use {RULE_SWITCHES['defender_announcements']})"
+                " and defender announcements are off",
+                "defender_announcements",
             )
         if announcement.kontra and not rules.kontra:
-            raise AnnouncementError(f"announcements[{index}].kontra: Kontra is off (use {RULE_SWITCHES['kontra']})")
+            raise AnnouncementError(f"announcements[{index}].kontra: Kontra is off", "kontra")

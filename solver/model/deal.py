@@ -42,7 +42,7 @@ kosolve.model.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10' (di
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kosolve.model.announcements import Announcement, announcement_to_json
@@ -61,7 +61,6 @@ from kosolve.model.game import (
 )
 from kosolve.model.jsonfile import FieldParser, FileError, seats_to_json
 from kosolve.model.quoting import describe
-from kosolve.model.reprs import readable_repr
 
 FORMAT_VERSION: Final = 1
 """The play file format this module reads and writes."""
@@ -94,9 +93,27 @@ class Deal:
     known: all but the talon cards left to the defender.  The held bonuses
     count a player's own cards (docs/rules.md §5.3), so they are exact
     with it; a deal as dealt knows it, a play file may give it."""
+    source: str = field(default="", compare=False)
+    """The name of the file it was read from, for headings and messages."""
 
     def __repr__(self) -> str:
-        return readable_repr(self, cards=("play",), hands=("hands", "piles", "laid"))
+        """A summary; :func:`deal_to_json` writes the whole deal.
+
+        >>> from kosolve.model.files import load_deal
+        >>> load_deal("examples/played.json")
+        <Deal examples/played.json: zweiblatt by the forehand, 16 cards each at trick 1, piles, 7 cards played>
+        """
+        parts = [
+            f"{self.contract} by the {seat_name(self.declarer)}",
+            f"{self.hands[FOREHAND].bit_count()} cards each at trick {self.first_trick}",
+            "piles" if self.piles is not None else "no piles",
+        ]
+        if self.announcements:
+            parts.append(f"{len(self.announcements)} announcement{'s' if len(self.announcements) > 1 else ''}")
+        if self.play:
+            parts.append(f"{len(self.play)} card{'s' if len(self.play) > 1 else ''} played")
+        name = f" {self.source}" if self.source else ""
+        return f"<Deal{name}: {', '.join(parts)}>"
 
     def position(self, at: int | None = None) -> Position:
         """The position after the first ``at`` cards of the play (all of it
@@ -201,14 +218,14 @@ class _PlayFileParser(FieldParser):
         announcements: tuple[Announcement, ...] = ()
         if "announcements" in data:
             announcements = self.announcements(data["announcements"], contract, declarer)
-        deal = Deal(contract, declarer, hands, piles, leader, announcements=announcements)
+        deal = Deal(contract, declarer, hands, piles, leader, announcements=announcements, source=self.source)
         if "laid" in data:
             deal = replace(deal, laid=self.laid(data, deal))
         if "play" not in data:
             return deal
         position = Position(hands, declarer=declarer, leader=leader, piles=piles)
         play = self.play(data["play"], position, deal.first_trick)
-        return Deal(contract, declarer, hands, piles, leader, play, announcements, deal.laid)
+        return replace(deal, play=play)
 
 
 def parse_play_file(data: object, source: str) -> Deal:

@@ -36,7 +36,7 @@ kosolve.model.deal.DealError: open.json: contract: required key missing to play 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kosolve.model.announcements import Announcement, announcement_to_json
@@ -93,7 +93,7 @@ class DealtFile:
             if getattr(self, key) is None:
                 raise _DealtParser(self.source).error(key, f"required key missing to play ({_NO_BID})")
         assert self.contract is not None and self.declarer is not None and self.exchange is not None
-        return self.dealt.play_deal(
+        deal = self.dealt.play_deal(
             self.contract,
             self.declarer,
             self.exchange,
@@ -101,6 +101,27 @@ class DealtFile:
             play=self.play,
             variant=self.discard,
         )
+        return replace(deal, source=self.source)
+
+    def __repr__(self) -> str:
+        """A summary; :func:`dealt_to_json` writes the whole deal.
+
+        >>> from kosolve.model.files import load_dealt_file
+        >>> load_dealt_file("examples/dealt.json")
+        <DealtFile examples/dealt.json: dealt, zweiblatt by the dealer taking CK CC>
+        >>> load_dealt_file("examples/dealt-open.json")
+        <DealtFile examples/dealt-open.json: dealt, no bid>
+        """
+        if self.contract is None or self.declarer is None:
+            bid = "no bid"
+        else:
+            bid = f"{self.contract} by the {seat_name(self.declarer)}"
+            if self.exchange is not None:
+                taken = " ".join(card_name(card) for card in self.exchange.take)
+                bid += f" taking {taken}" if taken else " taking nothing"
+        played = f", {len(self.play)} cards played" if self.play else ""
+        name = f" {self.source}" if self.source else ""
+        return f"<DealtFile{name}: dealt, {bid}{played}>"
 
 
 class _DealtParser(FieldParser):

@@ -15,9 +15,9 @@ mutable :class:`Position` with ``push``/``pop`` and a ``legal_moves`` view.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Final, TypeAlias, overload
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, TypeAlias, overload
 
 from kosolve.model.cards import (
     CARD_VALUES,
@@ -59,8 +59,42 @@ class IllegalMoveError(ValueError):
     """A card that the player to move may not play."""
 
 
-class RulesError(ValueError):
+class OptionError(ValueError):
+    """A problem an option decides: ``option`` names it as its field (of
+    :class:`Rules`, or of the analyses' options), which each front end shows
+    its own way (the command line as its switch, ``--kontra``).  With
+    ``given`` the option as given is at fault (a position beyond the play);
+    without, the option is the remedy (a Kontra needs ``kontra`` on)."""
+
+    def __init__(self, message: str, option: str | None = None, given: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.option = option
+        self.given = given
+
+    def __str__(self) -> str:
+        return self.shown(lambda option: option, "rule option")
+
+    def shown(self, name_of: Callable[[str], str], remedy: str = "use") -> str:
+        """The message, the option named by ``name_of``: before it when the
+        option given is at fault, after it (``(use --kontra)``) when the
+        option would allow what is refused."""
+        if self.option is None:
+            return self.message
+        if self.given:
+            return f"{name_of(self.option)}: {self.message}"
+        return f"{self.message} ({remedy} {name_of(self.option)})"
+
+    def __reduce__(self) -> tuple[type[OptionError], tuple[str, str | None, bool]]:
+        # Raised in a worker process, it is pickled back with its fields.
+        return type(self), (self.message, self.option, self.given)
+
+
+class RulesError(OptionError):
     """A rule option set to a value the rules do not know."""
+
+    def __init__(self, message: str, option: str | None = None, given: bool = True) -> None:
+        super().__init__(message, option, given)
 
 
 class SeatError(ValueError):
@@ -79,65 +113,89 @@ def parse_seat(name: str) -> Seat:
         raise SeatError(f"unknown seat {quote(name)} (expected forehand or dealer)") from None
 
 
+SeatLike: TypeAlias = Seat | str
+"""A seat as a caller may give it: the int of :data:`SEATS` or its name."""
+
+
+def as_seat(seat: SeatLike) -> Seat:
+    """``seat`` as the model's int: a seat's name (``"forehand"``,
+    ``"dealer"``) is read, an int of :data:`SEATS` kept.
+
+    >>> as_seat("dealer") == as_seat(DEALER) == DEALER
+    True
+    >>> as_seat(2)
+    Traceback (most recent call last):
+    ...
+    kosolve.model.game.SeatError: unknown seat 2 (expected forehand or dealer, or 0 or 1)
+    """
+    if isinstance(seat, str):
+        return parse_seat(seat)
+    if seat in SEATS and not isinstance(seat, bool):
+        return seat
+    raise SeatError(f"unknown seat {seat!r} (expected forehand or dealer, or 0 or 1)")
+
+
 def seat_name(seat: Seat) -> str:
     """The name of a seat: ``"forehand"`` or ``"dealer"``."""
     return SEAT_NAMES[seat]
+
+
+def _option(default: object, help: str, choices: tuple[object, ...] = ()) -> Any:
+    """A rule option's field: its default, what it does (the help each front
+    end shows: the command line's switch, the web page's label) and, unless
+    it is a switch on or off, the values it takes."""
+    return field(default=default, metadata={"help": help, "choices": choices})
 
 
 @dataclass(frozen=True)
 class Rules:
     """The rule options (docs/rules.md §8): who wins (§2), and what the
     settling allows and counts (§5, §6).  Every default is the rules'
-    decision; each field is a switch of the command line
-    (:data:`RULE_SWITCHES`).
+    decision; each field says what it does and, unless it is on or off,
+    which values it takes (the command line makes its switches of them).
 
     >>> Rules().win_thirds, Rules(win_thirds=106).win_thirds, Rules().discard
     (107, 106, 'classic')
-    >>> Rules(discard="lazy")
+    >>> Rules(discard="lazy")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    kosolve.model.game.RulesError: discard: 'lazy' is not a rule option (--discard classic, medium, easy or tactical)
+    kosolve.model.game.RulesError: discard: 'lazy' is not one of the rule option's values (classic, medium, ...)
     """
 
-    win_thirds: int = 107
+    win_thirds: int = _option(
+        107,
+        "the thirds the declarer needs to win: 107 (36 points) or 106 (35⅓ points accepted)",
+        (107, 106),
+    )
     """The declarer wins the game with at least this many thirds: 107 (36
     points) by default, 106 where 35⅓ points are accepted."""
-    silent_bird_penalty: bool = False
+    silent_bird_penalty: bool = _option(False, "a silent bird played in its trick and beaten costs its silent value")
     """Whether a silent bird played in its trick and beaten costs its silent
     value (to the player who beat it)."""
-    defender_announcements: bool = False
+    defender_announcements: bool = _option(False, "the defender may announce a bird or the Valat")
     """Whether the defender may announce a bird or the Valat."""
-    kontra: bool = False
+    kontra: bool = _option(False, "a Kontra on an announcement doubles it")
     """Whether an announcement may carry a Kontra, which doubles it."""
-    discard: str = "classic"
+    discard: str = _option(
+        "classic", "the discard variant, which decides the cards a deal as dealt may lay away", DISCARD_VARIANTS
+    )
     """The discard variant (:data:`DISCARD_VARIANTS`): which cards a player
     may lay away before play and in the talon exchange.  The play search
     does not depend on it; it judges deals as dealt and realistic dealing."""
 
     def __post_init__(self) -> None:
-        if self.win_thirds not in (106, 107):
-            raise RulesError(
-                f"win_thirds: {self.win_thirds!r} is not a rule option ({RULE_SWITCHES['win_thirds']} 107 or 106)"
-            )
-        if self.discard not in DISCARD_VARIANTS:
-            variants = ", ".join(DISCARD_VARIANTS[:-1]) + " or " + DISCARD_VARIANTS[-1]
-            raise RulesError(
-                f"discard: {quote(self.discard)} is not a rule option ({RULE_SWITCHES['discard']} {variants})"
-            )
+        for option in fields(self):
+            choices = option.metadata["choices"]
+            value = getattr(self, option.name)
+            if choices and value not in choices:
+                names = [str(choice) for choice in choices]
+                shown = quote(value) if isinstance(value, str) else repr(value)
+                values = f"{', '.join(names[:-1])} or {names[-1]}"
+                raise RulesError(f"{shown} is not one of the rule option's values ({values})", option.name)
 
 
 DEFAULT_RULES: Final = Rules()
 """The rules as decided, every option at its default."""
-
-RULE_SWITCHES: Final = {
-    "win_thirds": "--win-thirds",
-    "silent_bird_penalty": "--silent-bird-penalty",
-    "defender_announcements": "--defender-announcements",
-    "kontra": "--kontra",
-    "discard": "--discard",
-}
-"""The command line's switch for each field of :class:`Rules`: a message
-about a rule option names the switch that changes it."""
 
 
 def legal_replies(hand: Hand, led: Card) -> Hand:

@@ -55,8 +55,11 @@ from kosolve.model.game import (
     TALON_CARDS_TAKEN,
     TALON_SIZE,
     TRICKS_PER_GAME,
+    OptionError,
     Seat,
+    SeatLike,
     Trick,
+    as_seat,
     legal_replies,
     seat_name,
     tricks_of,
@@ -141,7 +144,17 @@ class SeatView:
     play: tuple[Card, ...] = ()
 
     def __repr__(self) -> str:
-        return readable_repr(self, cards=("play",), hands=("hand", "pile", "other_pile", "other_holds"))
+        """A summary; :func:`view_to_json` writes the whole view.
+
+        >>> from kosolve.model.files import load_view
+        >>> load_view("examples/views/auction.json")
+        <SeatView: the forehand's view before the auction>
+        """
+        if self.contract is None or self.declarer is None:
+            return f"<SeatView: the {seat_name(self.view)}'s view before the auction>"
+        played = f"{len(self.play)} card{'' if len(self.play) == 1 else 's'} played"
+        bid = f"{self.contract} by the {seat_name(self.declarer)}"
+        return f"<SeatView: the {seat_name(self.view)}'s view, {bid}, {played}>"
 
     @property
     def other(self) -> Seat:
@@ -363,12 +376,12 @@ def view_to_json(view: SeatView) -> dict[str, object]:
     return data
 
 
-class SeatViewError(ValueError):
+class SeatViewError(OptionError):
     """A deal that gives no seat view: an ending, a deal without piles, a
-    ``--at`` beyond its play."""
+    position (``at``) beyond its play."""
 
 
-def view_of(deal: Deal, seat: Seat, at: int | None = None, *, taken: Hand | None = None) -> SeatView:
+def view_of(deal: Deal, seat: SeatLike, at: int | None = None, *, taken: Hand | None = None) -> SeatView:
     """The view the player in ``seat`` had after the first ``at`` cards of
     ``deal``'s play (all of it by default).  Kings, trull cards and tarocks
     in the other's pile are seen (:data:`SEEN_IN_PILES`); when the deal
@@ -381,12 +394,13 @@ def view_of(deal: Deal, seat: Seat, at: int | None = None, *, taken: Hand | None
     >>> view.hand.bit_count(), view.other_pile_size
     (16, 11)
     """
+    seat = as_seat(seat)
     if deal.first_trick != 1:
         raise SeatViewError(f"the deal starts at trick {deal.first_trick}; a seat view starts at trick 1")
     if deal.piles is None:
         raise SeatViewError("the deal has no piles; a seat view needs the player's pile")
     if at is not None and at > len(deal.play):
-        raise SeatViewError(f"--at {at} is beyond the play, which has {len(deal.play)} cards")
+        raise SeatViewError(f"{at} is beyond the play, which has {len(deal.play)} cards", "at", given=True)
     other = 1 - seat
     other_pile = deal.piles[other] & SEEN_IN_PILES
     holds = 0
@@ -408,10 +422,11 @@ def view_of(deal: Deal, seat: Seat, at: int | None = None, *, taken: Hand | None
     )
 
 
-def auction_view(dealt: Dealt, seat: Seat) -> SeatView:
+def auction_view(dealt: Dealt, seat: SeatLike) -> SeatView:
     """The view the player in ``seat`` had before the auction: his 16 cards
     after the pick-up, his 8 discards, the other's tarocks laid away face
     up (the classic discard, docs/rules.md §3.3)."""
+    seat = as_seat(seat)
     if dealt.laid(seat).bit_count() != DISCARD_SIZE:
         raise SeatViewError(
             f"the {seat_name(seat)} laid away {dealt.laid(seat).bit_count()} cards;"

@@ -112,7 +112,11 @@ def test_value_objects_show_cards_by_name() -> None:
     from kosolve.model.files import load_deal
 
     report = analyse(load_deal("examples/played.json"))
-    assert "moves=(MoveValue(card='HK', thirds=111),), line=('HK', 'XXI'" in repr(report.solution)
+    assert (
+        repr(report.solution)
+        == "<Solution: 111 thirds (37 points), won; 1 card for the forehand to play, a line of 25 cards>"
+    )
+    assert repr(report.solution.moves) == "(MoveValue(card='HK', thirds=111),)"
     assert report.postmortem is not None
     assert "card='DK'" in repr(report.postmortem.cards[0])
     move = MoveValue(parse_card("XIV"), 107)

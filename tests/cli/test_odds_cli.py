@@ -160,7 +160,7 @@ def test_view_writes_what_the_player_knew() -> None:
     ("args", "message"),
     [
         ((PLAYED, "--seat", "dealer", "--auction"), "--auction needs a deal as dealt"),
-        ((PLAYED, "--seat", "dealer", "--at", "9"), "--at 9 is beyond the play, which has 7 cards"),
+        ((PLAYED, "--seat", "dealer", "--at", "9"), "--at: 9 is beyond the play, which has 7 cards"),
         ((str(EXAMPLES / "ending.json"), "--seat", "dealer"), "a seat view starts at trick 1"),
         ((PLAYED, "--seat", "north"), "--seat"),
     ],

@@ -143,7 +143,8 @@ def test_score_on_a_file_it_cannot_apply_to_is_a_usage_error(args: list[str]) ->
     assert result.stdout == ""
     errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert errors == [
-        f"Error: {example('ending.json')}: --score needs a whole game (16 cards each at trick 1) with its piles"
+        f"Error: {example('ending.json')}: --score: the net score needs a whole game (16 cards each at trick 1)"
+        " with its piles"
     ]
 
 

@@ -16,7 +16,7 @@ def modules() -> list[str]:
 
     found = pkgutil.walk_packages(kosolve.__path__, "kosolve.")
     found_cli = pkgutil.walk_packages(kosolve.cli.__path__, "kosolve.cli.")
-    return sorted(info.name for info in (*found, *found_cli))
+    return sorted(["kosolve", *(info.name for info in (*found, *found_cli))])
 
 
 @pytest.mark.parametrize("name", modules())
