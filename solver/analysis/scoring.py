@@ -200,21 +200,6 @@ class Settlement:
             "totals": {seat_name(seat): self.totals[seat] for seat in SEATS},
         }
 
-    def format(self, value: Callable[[int], str] | None = None) -> str:
-        """The settlement as text: a line per item, then the totals.
-        ``value`` words the declarer's thirds (the text report's says what
-        they are counted as); by default the thirds and the points they count as."""
-        worded = (
-            value(self.declarer_thirds)
-            if value
-            else f"{self.declarer_thirds} thirds, counted as {self.declarer_points} points"
-        )
-        lines = [f"{self.contract}, declared by the {seat_name(self.declarer)}: {worded}"]
-        for item in self.items:
-            lines.append(f"  {item.points:+4d} {seat_name(item.to):<8}  {item.why}")
-        lines.append("  " + ", ".join(f"{seat_name(seat)} {self.totals[seat]:+d}" for seat in SEATS))
-        return "\n".join(lines)
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -275,17 +260,19 @@ def settle(deal: Deal, rules: Rules = DEFAULT_RULES, table: ScoringTable = DEFAU
     ...               "dealer": "D2 D3 D4 S10 S9 S8 S7 C10 C9 C8 C7".split()},
     ...     "announcements": [{"by": "forehand", "what": "pagat", "when": "before"}],
     ...     "play": [card for trick in zip(tarocks, faces) for card in trick]}, "valat.json")
-    >>> print(settle(deal).format())
-    dreiblatt, declared by the forehand: 199 thirds, counted as 66 points
-       +12 forehand  valat silent, made
-       +12 forehand  pagat announced before, made
-        +3 forehand  uhu silent, made
-        +3 forehand  pelikan silent, made
-        +3 forehand  quapil silent, made
-        +1 forehand  trull held
-        +3 forehand  four birds held
-        +1 dealer    four kings held
-      forehand +36, dealer -36
+    >>> settlement = settle(deal)
+    >>> for item in settlement.items:
+    ...     print(f"{item.points:+4d} {seat_name(item.to):<8}  {item.why}")
+     +12 forehand  valat silent, made
+     +12 forehand  pagat announced before, made
+      +3 forehand  uhu silent, made
+      +3 forehand  pelikan silent, made
+      +3 forehand  quapil silent, made
+      +1 forehand  trull held
+      +3 forehand  four birds held
+      +1 dealer    four kings held
+    >>> settlement.totals
+    (36, -36)
     """
     return score(deal, outcome_of(deal), rules, table)
 

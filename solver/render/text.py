@@ -20,6 +20,7 @@ from kosolve.analysis.goals import TRICK_GOALS, FeasibilityTable, Goal, LineBonu
 from kosolve.analysis.netscore import NetScore
 from kosolve.analysis.postmortem import PostMortem
 from kosolve.analysis.report import Report
+from kosolve.analysis.scoring import Settlement
 from kosolve.analysis.solving import Solution
 from kosolve.model.cards import (
     DISPLAY_ORDER,
@@ -312,7 +313,7 @@ def render_report(file: str, report: Report, style: Style) -> str:
         lines += ["", "Post-mortem of the play (the declarer's points with best play before and after each card):"]
         lines += _postmortem_lines(review, style)
     if report.settlement is not None:
-        lines += ["", "Settlement of the played hand:", report.settlement.format(style.value)]
+        lines += ["", "Settlement of the played hand:", *settlement_lines(report.settlement, style)]
     if not over:
         stats = solution.stats
         lines.append(
@@ -320,6 +321,19 @@ def render_report(file: str, report: Report, style: Style) -> str:
             f" {stats.tt_probes:,} probes, {stats.tt_stores:,} stores in {stats.tt_entries:,} slots"
         )
     return "\n".join(lines)
+
+
+def settlement_lines(settlement: Settlement, style: Style) -> list[str]:
+    """A settled hand as a player reads it: the contract and the
+    declarer's points, a line per item (who gets how many game points and
+    why), then each player's total."""
+    lines = [
+        f"{settlement.contract}, declared by the {seat_name(settlement.declarer)}:"
+        f" {style.value(settlement.declarer_thirds)}"
+    ]
+    lines += [f"  {item.points:+4d} {seat_name(item.to):<8}  {item.why}" for item in settlement.items]
+    lines.append("  " + ", ".join(f"{seat_name(seat)} {settlement.totals[seat]:+d}" for seat in SEATS))
+    return lines
 
 
 def render_value(file: str, report: Report, style: Style) -> str:
@@ -336,4 +350,4 @@ def render_value(file: str, report: Report, style: Style) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["Style", "columns", "render_report", "render_value", "style_for", "trick_lines"]
+__all__ = ["Style", "columns", "render_report", "render_value", "settlement_lines", "style_for", "trick_lines"]

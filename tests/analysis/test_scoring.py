@@ -32,6 +32,7 @@ from kosolve.model.cards import ALL_CARDS, mask_of, parse_hand
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.files import parse_deal
 from kosolve.model.game import DEALER, DISCARD_VARIANTS, FOREHAND, SEATS, Rules, Seat
+from kosolve.render.text import Style, settlement_lines
 from kosolve.tools.dealing import deal_bid
 
 F, D = FOREHAND, DEALER
@@ -482,9 +483,10 @@ def test_json_and_text() -> None:
     assert data["declarer_thirds"] == 106 and data["declarer_points"] == 35
     assert data["items"][0] == {"name": "game", "to": "dealer", "points": 3, "why": "game lost with 35 points"}
     assert data["totals"] == {"forehand": -9, "dealer": 9}
-    text = settlement.format()
-    assert "pagat announced after, failed" in text
-    assert text.splitlines()[-1].strip() == "forehand -9, dealer +9"
+    text = settlement_lines(settlement, Style(unicode=True))
+    assert "pagat announced after, failed" in "\n".join(text)
+    assert text[0] == "dreiblatt, declared by the forehand: 35⅓ points (106 thirds), counted as 35 (⅓ rounds down)"
+    assert text[-1].strip() == "forehand -9, dealer +9"
 
 
 def test_announcements_survive_the_deal_file() -> None:
