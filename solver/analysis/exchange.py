@@ -40,6 +40,7 @@ from kosolve.model.game import (
     FOREHAND,
     GAME_VALUES,
     SEATS,
+    TALON_SIZE,
     Rules,
     Seat,
     seat_name,
@@ -52,6 +53,10 @@ VALAT_FACTOR: Final = 4
 MAKEABLE_GOALS: Final = (*TRICK_GOALS, *DECLARER_GOALS)
 """The announcements asked about per contract: each bird and the Valat,
 the point targets and holding conditions, each bird or Valat with the win."""
+
+ROWS: Final = len(SEATS) * sum(len(talon_choices(contract, tuple(range(TALON_SIZE)))) for contract in CONTRACTS)
+"""The rows of every exchange table: each declarer's talon choices, 2 + 3
++ 6 + 1 (``kosolve exchange --row N`` counts them from 1)."""
 
 
 class ExchangeTableError(ValueError):
@@ -487,6 +492,7 @@ def exchange_table(
 
 __all__ = [
     "MAKEABLE_GOALS",
+    "ROWS",
     "VALAT_FACTOR",
     "ExchangeRow",
     "ExchangeStats",

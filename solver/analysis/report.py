@@ -41,7 +41,7 @@ from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.cards import card_name, hand_names, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
-from kosolve.model.dealt_file import DealtFile
+from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json
 from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Position, Rules, Seat, seat_name
 
 FORMAT_VERSION: Final = 2
@@ -242,7 +242,14 @@ class ExchangeReport:
 
     def to_json(self) -> dict[str, object]:
         """The JSON object of ``kosolve exchange --json`` (docs/json.md), without the file name."""
-        data: dict[str, object] = {"format": FORMAT_VERSION, **self.table.to_json(), "par": self.par_json()}
+        # The cards as a deal file gives them: a reader judges a lay-away only beside the hands.
+        dealt = dealt_to_json(DealtFile(self.dealt))[DEALT_KEY]
+        data: dict[str, object] = {
+            "format": FORMAT_VERSION,
+            "dealt": dealt,
+            **self.table.to_json(),
+            "par": self.par_json(),
+        }
         data["declared"] = None if self.declared is None else self.declared.to_json()
         return data
 

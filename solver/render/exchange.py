@@ -1,9 +1,10 @@
-"""The exchange table as a player reads it (docs/exchange.md): a row per
-declarer, contract and talon choice with the best lay-away by suit, the
-result, the exact points and the game points, and how many lay-aways
-reach it; then what each declarer could announce in each contract.
-It renders an :class:`~kosolve.analysis.exchange.ExchangeTable` and
-computes nothing itself."""
+"""The exchange table as a player reads it (docs/exchange.md): the cards
+as dealt, then a row per declarer, contract and talon choice with the best
+lay-away by suit, the result, the exact points and the game points, how
+many lay-aways reach it and the row's number (``kosolve exchange --row N``);
+then what each declarer could announce in each contract.  It renders an
+:class:`~kosolve.analysis.exchange.ExchangeTable` and computes nothing
+itself."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from kosolve.model.cards import (
     card_name,
     hand_names,
 )
+from kosolve.model.dealt import Dealt
 from kosolve.model.game import SEATS, seat_name
 from kosolve.render.text import Style, columns
 
@@ -41,6 +43,32 @@ def by_suit(hand: Hand, style: Style) -> str:
     return "  ".join(groups) or style.none
 
 
+def render_dealt(dealt: Dealt, style: Style) -> list[str]:
+    """The cards as dealt, each seat's by suit: his hand, personal cards,
+    discards, the personal cards he picked up when the discard variant left
+    some, and the 16 he holds before the exchange; then the talon in its
+    order, top first.
+
+    >>> from kosolve.model.files import load_dealt_file
+    >>> lines = render_dealt(load_dealt_file("examples/dealt.json").dealt, Style(unicode=True))
+    >>> print("\\n".join(lines[:2] + lines[-1:]))
+    The deal as dealt:
+      forehand  hand       T Sk XIX XVI IX VIII VII IV  ♥ HK  ♦ DQ D2  ♠ SK SQ S7  ♣ CQ CJ C7
+      talon     top first  CK CC H1 S10 II S8
+    """
+    rows: list[list[str]] = []
+    for seat in SEATS:
+        parts = [("hand", dealt.hands[seat]), ("personal", dealt.personal[seat]), ("discards", dealt.discards[seat])]
+        if dealt.picked(seat) != dealt.personal[seat]:
+            parts.append(("picked up", dealt.picked(seat)))
+        parts.append(("holds", dealt.held(seat)))
+        rows += [
+            [seat_name(seat) if i == 0 else "", what, by_suit(cards, style)] for i, (what, cards) in enumerate(parts)
+        ]
+    rows.append(["talon", "top first", " ".join(card_name(card) for card in dealt.talon)])
+    return ["The deal as dealt:", *columns(rows)]
+
+
 def _goal_words(goal: Goal) -> str:
     """``pagat``, ``pagat with the win``, ``without trull``."""
     words = goal.target.replace("_", " ")
@@ -51,7 +79,7 @@ def _result(won: bool, valat: bool) -> str:
     return "won, valat" if valat else "won" if won else "lost"
 
 
-def _row_cells(row: ExchangeRow, style: Style) -> list[str]:
+def _row_cells(number: int, row: ExchangeRow, style: Style) -> list[str]:
     return [
         seat_name(row.declarer),
         row.contract,
@@ -61,6 +89,7 @@ def _row_cells(row: ExchangeRow, style: Style) -> list[str]:
         _result(row.won, row.valat),
         f"{row.game_points:+d}",
         f"{row.best_lay_aways} of {row.lay_aways}",
+        str(number),
     ]
 
 
@@ -84,10 +113,11 @@ def _makeable_lines(table: ExchangeTable, style: Style) -> list[str]:
 
 
 def render_exchange_table(table: ExchangeTable, style: Style) -> str:
-    """The whole text of an exchange table."""
-    header = ["declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of lay-aways"]
+    """The whole text of an exchange table; ``row`` numbers the rows from 1,
+    as ``kosolve exchange --row N`` counts them."""
+    header = ["declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of lay-aways", "row"]
     lines = ["Talon exchange, each choice with its best lay-away (double dummy, the forehand leads):"]
-    lines += columns([header, *(_row_cells(row, style) for row in table.rows)])
+    lines += columns([header, *(_row_cells(number, row, style) for number, row in enumerate(table.rows, 1))])
     lines += ["", "Makeable with some exchange (double dummy), one exchange each:", *_makeable_lines(table, style)]
     return "\n".join(lines)
 
@@ -132,9 +162,10 @@ def _declared_lines(report: ExchangeReport, style: Style) -> list[str]:
 
 
 def render_exchange_report(file: str, report: ExchangeReport, style: Style) -> str:
-    """The text of ``kosolve exchange``: the table, the par, and the file's
-    own bid and exchange with what they cost."""
-    lines = [file, render_exchange_table(report.table, style), "", *_par_lines(report, style)]
+    """The text of ``kosolve exchange``: the cards as dealt, the table, the
+    par, and the file's own bid and exchange with what they cost."""
+    lines = [file, *render_dealt(report.dealt, style), "", render_exchange_table(report.table, style)]
+    lines += ["", *_par_lines(report, style)]
     lines += _declared_lines(report, style)
     stats = report.table.stats
     lines.append(f"Search: {stats.nodes:,} nodes in {stats.ms:.0f} ms")
@@ -156,4 +187,4 @@ def render_exchange_value(file: str, report: ExchangeReport) -> str:
     return f"{file}: par {best.contract} by the {seat_name(best.declarer)}, {best.game_points:+d} game points for him"
 
 
-__all__ = ["by_suit", "render_exchange_report", "render_exchange_table", "render_exchange_value"]
+__all__ = ["by_suit", "render_dealt", "render_exchange_report", "render_exchange_table", "render_exchange_value"]

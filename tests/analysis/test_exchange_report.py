@@ -10,8 +10,10 @@ import pytest
 
 from kosolve.analysis.report import Analyser, analyse
 from kosolve.analysis.solving import new_solver, solve
+from kosolve.model.cards import card_name
 from kosolve.model.dealt import Dealt
-from kosolve.model.game import GAME_VALUES
+from kosolve.model.dealt_file import parse_dealt_file
+from kosolve.model.game import GAME_VALUES, Rules
 from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 ANALYSER = Analyser()
@@ -33,6 +35,23 @@ def test_a_declared_exchange_is_valued_as_its_play_position(dealt: Dealt) -> Non
     assert declared.game_points in (game, -game, 4 * game)
     values = report.table.best_game_points()
     assert declared.exchange_cost == values[(declarer, contract)] - declared.game_points >= 0
+
+
+@pytest.mark.parametrize("discard", ["classic", "medium"])
+def test_the_json_holds_the_cards_as_dealt(discard: str) -> None:
+    dealt = next(
+        d
+        for d in (deal_as_dealt(random.Random(seed), discard) for seed in range(50))
+        if discard == "classic" or d.picked_up
+    )
+    data = ANALYSER.analyse_exchange(dealt, Rules(discard=discard)).to_json()
+    # A deal file's key: it reads back as the same deal under the same variant.
+    assert (
+        parse_dealt_file({"version": 1, "dealt": data["dealt"]}, "dealt", rules=Rules(discard=discard)).dealt == dealt
+    )
+    seats = data["dealt"]
+    assert isinstance(seats, dict) and seats["talon"] == [card_name(card) for card in dealt.talon]
+    assert ("picked_up" in seats["forehand"] or "picked_up" in seats["dealer"]) == (discard == "medium")
 
 
 @pytest.mark.parametrize("dealt", DEALS)
