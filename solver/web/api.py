@@ -40,7 +40,7 @@ from kosolve.model.cards import (
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import parse_deal
-from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, seat_name
+from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, Trick, seat_name
 from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.quoting import describe, member
 from kosolve.tools.dealing import deal_bid
@@ -168,12 +168,24 @@ def _deal(data: Mapping[str, object], rules: Rules) -> Deal:
         raise RequestError(str(error)) from None
 
 
+def _trick_json(trick: Trick) -> dict[str, object]:
+    """A trick as the page draws it: its number, leader, cards in play order,
+    winner (None while on the table) and the thirds it is worth to him."""
+    return {
+        "number": trick.number,
+        "leader": seat_name(trick.leader),
+        "cards": [card_name(card) for card in trick.cards],
+        "winner": None if trick.winner is None else seat_name(trick.winner),
+        "thirds": trick.thirds,
+    }
+
+
 def view_of(report: Report) -> dict[str, object]:
     """What the page draws of ``report``'s position besides the report: the
     hands by suit in the order a player reads them (tarocks first, in rank
-    order), the card on the table, the tricks played, what each seat has
-    counted, and every legal card with its value and what it costs against
-    the best."""
+    order), the card on the table, the tricks played, the optimal line
+    trick by trick, what each seat has counted, and every legal card with
+    its value and what it costs against the best."""
     deal, solution = report.deal, report.solution
     position = report.position
     played = deal.play[: report.at]
@@ -196,16 +208,8 @@ def view_of(report: Report) -> dict[str, object]:
             for seat in SEATS
         },
         "table": None if not position.trick else {"by": seat_name(position.leader), "card": card_name(position.led)},
-        "tricks": [
-            {
-                "number": trick.number,
-                "leader": seat_name(trick.leader),
-                "cards": [card_name(card) for card in trick.cards],
-                "winner": None if trick.winner is None else seat_name(trick.winner),
-            }
-            for trick in position.tricks
-            if trick.winner is not None
-        ],
+        "tricks": [_trick_json(trick) for trick in position.tricks if trick.winner is not None],
+        "line": [_trick_json(trick) for trick in position.line_tricks(solution.line)],
         "counted": {
             seat_name(seat): {
                 "thirds": (thirds_of(deal.piles[seat]) if deal.piles is not None else 0) + position.trick_thirds[seat],

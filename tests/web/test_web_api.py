@@ -16,6 +16,7 @@ from kosolve.analysis.report import Analyser, Options
 from kosolve.analysis.solving import solve
 from kosolve.model.cards import ALL_CARDS, card_name, hand_names, mask_of, parse_card, thirds_of
 from kosolve.model.deal import Deal, deal_to_json
+from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import load_deal, load_dealt_file, parse_deal
 from kosolve.model.game import SEATS, Rules, seat_name
 from kosolve.tools.dealing import deal_game, deal_games
@@ -138,6 +139,48 @@ def test_the_exchange_is_the_library_exchange_table(service: Service, analyser: 
     assert opened["declared"] is None and len(opened["exchange_table"]) == 24
 
 
+@pytest.mark.parametrize(("name", "at"), positions())
+def test_the_view_gives_the_optimal_line_trick_by_trick(service: Service, name: str, at: int) -> None:
+    deal = load_deal(EXAMPLES / name)
+    answer: dict[str, Any] = service.position({"deal": example(name), "play": hand_play(deal)[:at]})
+    view, line = answer["view"], answer["report"]["line"]
+    position = deal.position(at)
+    tricks = position.line_tricks([parse_card(card) for card in line])
+    assert view["line"] == [
+        {
+            "number": trick.number,
+            "leader": seat_name(trick.leader),
+            "cards": [card_name(card) for card in trick.cards],
+            "winner": None if trick.winner is None else seat_name(trick.winner),
+            "thirds": trick.thirds,
+        }
+        for trick in tricks
+    ]
+    # The line's cards, after the one on the table that its first trick holds.
+    on_table = [view["table"]["card"]] if view["table"] else []
+    assert [card for trick in view["line"] for card in trick["cards"]] == on_table + line
+    assert all(trick["winner"] is not None for trick in view["line"])
+
+
+def test_the_exchange_gives_the_cards_as_dealt_and_each_row_plays(service: Service) -> None:
+    file = load_dealt_file(EXAMPLES / "dealt-open.json")
+    answer: dict[str, Any] = service.exchange({"deal": example("dealt-open.json")})
+    exchange = answer["exchange"]
+    assert exchange["dealt"] == dealt_to_json(DealtFile(file.dealt))["dealt"]
+    assert parse_dealt_file({"version": 1, "dealt": exchange["dealt"]}, "dealt").dealt == file.dealt
+    # A row opened as the page opens it: the deal as dealt with the row's bid and exchange.
+    for row in exchange["exchange_table"][::7]:
+        bid = {key: row[key] for key in ("contract", "declarer")}
+        deal = {
+            "version": 1,
+            "dealt": exchange["dealt"],
+            **bid,
+            "exchange": {"take": row["take"], "lay_away": row["lay_away"]},
+        }
+        opened: dict[str, Any] = service.position({"deal": deal})
+        assert opened["report"]["value"]["thirds"] == row["thirds"]
+
+
 def test_a_random_deal_is_the_realistic_deal_of_its_seed(service: Service) -> None:
     answer: dict[str, Any] = service.random_deal({"seed": 42})
     assert answer["seed"] == 42
@@ -172,7 +215,7 @@ BAD_REQUESTS: list[tuple[str, dict[str, Any], str]] = [
         {"deal": example("played.json"), "score": 1},
         "request: score: expected a boolean, got the number 1",
     ),
-    ("position", {"deal": example("ending.json"), "score": True}, "deal: --score needs a whole game"),
+    ("position", {"deal": example("ending.json"), "score": True}, "deal: score: the net score needs a whole game"),
     (
         "position",
         {"deal": example("played.json"), "rules": []},
