@@ -4,7 +4,6 @@ command line."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kosolve.cli.options import json_option, quiet_option, threads_option, tt_mb_option
+from kosolve.cli.running import progress_bar
 from kosolve.model.game import TRICKS_PER_GAME
 from kosolve.tools.dealing import HARD_TAROCKS
 
@@ -132,17 +132,8 @@ def bench_command(
         except (MemoryError, ValueError) as error:
             raise click.ClickException(f"the benchmark failed: {error or 'out of memory'}") from None
 
-    if quiet:
-        report = bench(None)
-    else:
-        with click.progressbar(length=1, label="benchmark", file=sys.stderr) as bar:
-
-            def progress(done: int, total: int) -> None:
-                # The total follows from run_bench's defaults, known only to it.
-                bar.length = total
-                bar.update(done - bar.pos)
-
-            report = bench(progress)
+    with progress_bar("benchmark", quiet) as progress:
+        report = bench(progress)
     if with_odds:
         report = replace(report, odds=_odds_bench(quiet))
     click.echo(json.dumps(report.to_json()) if as_json else report.format())
@@ -151,12 +142,5 @@ def bench_command(
 def _odds_bench(quiet: bool) -> OddsBenchReport:
     from kosolve.tools.bench_odds import run_odds_bench  # loaded only when benchmarking
 
-    if quiet:
-        return run_odds_bench()
-    with click.progressbar(length=6, label="odds", file=sys.stderr) as bar:
-
-        def progress(done: int, total: int) -> None:
-            bar.length = total
-            bar.update(done - bar.pos)
-
+    with progress_bar("odds", quiet) as progress:
         return run_odds_bench(progress=progress)

@@ -29,6 +29,7 @@ from typing import IO, Final
 
 from kosolve.analysis.report import Options, OptionsError, check
 from kosolve.cli.errors import InputError, shown
+from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.files import KIND_NAMES, InputFile, deal_of, kind_of, parse_file
@@ -36,6 +37,7 @@ from kosolve.model.game import DEFAULT_RULES, Rules
 from kosolve.model.jsonfile import FileError, load_json, read_json
 from kosolve.model.quoting import source_name
 from kosolve.model.view import SeatView
+from kosolve.sampling.worlds import NoWorldError, world_space
 
 STDIN: Final = "-"
 """The file argument that stands for the standard input."""
@@ -124,6 +126,17 @@ def checked(name: str, deal: Deal, options: Options) -> Deal:
     return deal
 
 
+def check_view(name: str, view: SeatView, rules: Rules) -> None:
+    """A view some world fits, whose announcements the rules allow; else
+    one line saying why, before anything is solved."""
+    try:
+        world_space(view)
+        if view.contract is not None and view.declarer is not None:
+            check_announcements(view.announcements, view.contract, view.declarer, rules)
+    except (NoWorldError, AnnouncementError) as error:
+        raise DealFileError(f"{source_name(name)}: {shown(error)}") from None
+
+
 def _once(files: Sequence[str]) -> None:
     if list(files).count(STDIN) > 1:
         raise DealFileError(f"{STDIN_NAME}: given {list(files).count(STDIN)} times, but holds one deal")
@@ -188,6 +201,7 @@ __all__ = [
     "STDIN_NAME",
     "DealFileError",
     "answering_command",
+    "check_view",
     "checked",
     "load_deals",
     "load_dealt",

@@ -10,16 +10,13 @@ from typing import Final
 
 import click
 
-from kosolve.cli.errors import InputError, shown
-from kosolve.cli.loading import load_seat_view
+from kosolve.cli.loading import check_view, load_seat_view
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
-from kosolve.model.announcements import AnnouncementError, check_announcements
+from kosolve.cli.running import progress_bar
 from kosolve.model.game import Rules
-from kosolve.model.quoting import source_name
 from kosolve.render.odds import render_odds
 from kosolve.render.text import style_for
 from kosolve.sampling.odds import DEFAULT_SAMPLES, odds
-from kosolve.sampling.worlds import NoWorldError, world_space
 
 MAX_SAMPLES: Final = 1_000_000
 """The most worlds one run draws: a million solves is hours already."""
@@ -83,24 +80,9 @@ def odds_command(
       kosolve view examples/played.json --seat dealer --at 4 | kosolve odds -
     """
     name, view = load_seat_view(file)
-    try:
-        worlds = world_space(view).worlds
-        if view.contract is not None and view.declarer is not None:
-            check_announcements(view.announcements, view.contract, view.declarer, rules)
-    except (NoWorldError, AnnouncementError) as error:
-        raise InputError(f"{source_name(name)}: {shown(error)}") from None
-    total = min(worlds, samples)
-    if quiet:
-        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility)
-    else:
-        with click.progressbar(length=total, label="worlds", file=sys.stderr) as bar:
-
-            def progress(done: int, _total: int) -> None:
-                bar.update(done - bar.pos)
-
-            result = odds(
-                view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility, progress=progress
-            )
+    check_view(name, view, rules)
+    with progress_bar("worlds", quiet) as progress:
+        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility, progress=progress)
     if as_json:
         click.echo(json.dumps({"file": name, **result.to_json()}))
     else:

@@ -4,13 +4,12 @@ every value precomputed through the library's orchestration
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import STDIN, load_viewed
 from kosolve.cli.options import quiet_option, rules_options, threads_option, tt_mb_option
+from kosolve.cli.running import progress_bar, tables
 from kosolve.cli.solve import write_atomically
 from kosolve.model.game import Rules
 from kosolve.web.report import render_html, report_data
@@ -49,20 +48,10 @@ def report_command(file: str, output: str, tt_mb: float, threads: int, quiet: bo
     name, _, deal, dealt = load_viewed(file, rules)
     if output != STDIN and file != STDIN and click.format_filename(output) == click.format_filename(file):
         raise click.UsageError(f"--output {output} would replace the deal file it reads")
-    try:
+    with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)
-    except (MemoryError, ValueError) as error:
-        raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
-    if quiet:
-        data = report_data(analyser, name, deal, dealt, rules)
-    else:
-        with click.progressbar(length=1, label="report", file=sys.stderr) as bar:
-
-            def progress(done: int, total: int) -> None:
-                bar.length = total
-                bar.update(done - bar.pos)
-
-            data = report_data(analyser, name, deal, dealt, rules, progress)
+    with progress_bar("report", quiet) as progress:
+        data = report_data(analyser, name, deal, dealt, rules, progress)
     page = render_html(data)
     if output == STDIN:
         click.echo(page, nl=False)

@@ -11,6 +11,7 @@ import click
 
 from kosolve.cli.loading import load_viewed
 from kosolve.cli.options import rules_options, threads_option, tt_mb_option
+from kosolve.cli.running import tables
 from kosolve.model.game import Rules
 from kosolve.web.api import QUEUE_BOUND, TIME_LIMIT_S, Service
 
@@ -92,10 +93,8 @@ def serve_command(
         from kosolve.web.app import create_app, listen, server, url_of
     except ImportError as error:
         raise click.ClickException(f'kosolve serve needs the web extra (pip install "kosolve[web]"): {error}') from None
-    try:
+    with tables(tt_mb):
         service = Service(tt_mb, rules, threads)
-    except (MemoryError, ValueError) as error:
-        raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     try:
         sock = listen(host, port)
     except OSError as error:

@@ -20,10 +20,9 @@ from typing import Final
 import click
 
 from kosolve.analysis.report import Analyser, Options
-from kosolve.cli.errors import shown
-from kosolve.cli.loading import DealFileError, checked, load_inputs, play_of
+from kosolve.cli.loading import DealFileError, check_view, checked, load_inputs, play_of
 from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
-from kosolve.model.announcements import AnnouncementError, check_announcements
+from kosolve.cli.running import tables
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.ending import EndingError, ending_deal
@@ -35,7 +34,6 @@ from kosolve.render.exchange import render_exchange_report, render_exchange_valu
 from kosolve.render.odds import render_odds, render_odds_value
 from kosolve.render.text import Style, render_report, render_value, style_for
 from kosolve.sampling.odds import DEFAULT_SAMPLES, odds
-from kosolve.sampling.worlds import NoWorldError, world_space
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
@@ -66,22 +64,11 @@ def _load_jobs(files: Sequence[str], options: Options, given: Sequence[str]) -> 
                     f"{source_name(name)}: {KIND_NAMES[kind_of(read)]}, answered without a play: {given[0]} needs one"
                 )
             if isinstance(read, SeatView):
-                _check_view(name, read, options.rules)
+                check_view(name, read, options.rules)
             jobs.append(_Job(name, read, None))
         else:
             jobs.append(_Job(name, read, checked(name, play_of(name, read), options)))
     return jobs
-
-
-def _check_view(name: str, view: SeatView, rules: Rules) -> None:
-    """A view some world fits, whose announcements the rules allow: refused
-    here, before anything is solved, as ``kosolve odds`` refuses it."""
-    try:
-        world_space(view)
-        if view.contract is not None and view.declarer is not None:
-            check_announcements(view.announcements, view.contract, view.declarer, rules)
-    except (NoWorldError, AnnouncementError) as error:
-        raise DealFileError(f"{source_name(name)}: {shown(error)}") from None
 
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
@@ -184,10 +171,8 @@ def solve_command(
              if context.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]  # fmt: skip
     jobs = _load_jobs(files, options, given)
     ending = _ending_to_write(jobs, at, write_position) if write_position is not None else None
-    try:
+    with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)
-    except (MemoryError, ValueError, OverflowError) as error:
-        raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
     style = style_for(sys.stdout)
 
     def run(job: _Job) -> None:
