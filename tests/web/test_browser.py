@@ -27,7 +27,7 @@ from click.testing import CliRunner  # noqa: E402
 
 from kosolve.analysis.report import Analyser, Options  # noqa: E402
 from kosolve.cli.main import cli  # noqa: E402
-from kosolve.model.cards import card_name, parse_card  # noqa: E402
+from kosolve.model.cards import card_name, hand_cards, parse_card  # noqa: E402
 from kosolve.model.deal import Deal  # noqa: E402
 from kosolve.model.files import load_deal, load_dealt_file  # noqa: E402
 from kosolve.model.game import SEATS, seat_name  # noqa: E402
@@ -233,6 +233,150 @@ def test_a_bad_deal_is_one_line_on_the_page(page: Any, url: str) -> None:
     assert page.inner_text("#error") == "deal: declarer: required key missing"
 
 
+SHOWN_PAGE = """() => ({
+  name: document.getElementById('name').textContent,
+  title: document.title,
+  line: document.getElementById('board').dataset.line,
+  board: document.getElementById('board').innerHTML,
+  side: document.getElementById('side').innerHTML,
+  file: document.getElementById('files').value,
+})"""
+
+
+def bad_deal() -> str:
+    """played.json with a card that does not exist: the server refuses it."""
+    data = json.loads((EXAMPLES / "played.json").read_text(encoding="utf-8"))
+    data["hands"]["forehand"][0] = "XXII"
+    return json.dumps(data)
+
+
+def test_a_failed_load_leaves_the_page_as_it_was(page: Any, url: str, analyser: Analyser) -> None:
+    deal = load_deal(EXAMPLES / "played.json")
+    page.goto(url)
+    wait_for_line(page, ())
+    page.keyboard.press("ArrowRight")
+    wait_for_line(page, deal.play[:1])
+    before = page.evaluate(SHOWN_PAGE)
+    page.click("#paste-box summary")
+    page.fill("#paste", bad_deal())
+    page.click("#load-paste")
+    page.wait_for_selector("#error:not([hidden])")
+    page.wait_for_function("() => document.getElementById('loading').hidden")
+    assert "XXII" in page.inner_text("#error") and "\n" not in page.inner_text("#error")
+    # The board, the header, the file chosen: all as before the paste.
+    assert page.evaluate(SHOWN_PAGE) == before
+    # The deal shown is the one played on, not the refused one.
+    page.keyboard.press("ArrowRight")
+    assert_shows_library(wait_for_line(page, deal.play[:2]), analyser, deal, deal.play[:2])
+    assert page.is_hidden("#error")
+
+
+def test_a_file_chosen_again_after_a_failed_load_loads(page: Any, url: str, tmp_path: Path) -> None:
+    page.goto(url)
+    wait_for_line(page, ())
+    chosen = tmp_path / "mine.json"
+    chosen.write_text(bad_deal(), encoding="utf-8")
+    page.set_input_files("#open", str(chosen))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#name") == "played.json"
+    chosen.write_text((EXAMPLES / "ending.json").read_text(encoding="utf-8"), encoding="utf-8")
+    page.set_input_files("#open", str(chosen))
+    page.wait_for_function("() => document.getElementById('board').dataset.name === 'mine.json'")
+    assert page.is_hidden("#error")
+    # Another deal than the served files shown: choosing the one shown before loads it.
+    assert page.evaluate("() => document.getElementById('files').value") == ""
+    page.select_option("#files", label="played.json")
+    page.wait_for_function("() => document.getElementById('board').dataset.name === 'played.json'")
+
+
+def test_a_row_of_the_exchange_table_opens_its_position(page: Any, url: str, analyser: Analyser) -> None:
+    file = load_dealt_file(EXAMPLES / "dealt.json")
+    dealt = file.dealt
+    page.goto(url)
+    wait_for_line(page, ())
+    page.select_option("#files", label="dealt.json")
+    page.wait_for_selector("#exchange-table")
+    # The cards as dealt, by suit in the hand diagram's order; the talon top first.
+    for seat in SEATS:
+        for part, cards in (("hand", dealt.hands[seat]), ("personal", dealt.personal[seat]),
+                            ("discards", dealt.discards[seat])):  # fmt: skip
+            shown = page.evaluate(
+                f"() => [...document.querySelectorAll('#dealt [data-seat={seat_name(seat)}] [data-part={part}]"
+                " .card')].map((c) => c.dataset.card)"
+            )
+            assert shown == [card_name(card) for card in hand_cards(cards)]
+    talon = page.evaluate(
+        "() => [...document.querySelectorAll('#dealt [data-part=talon] .card')].map((c) => c.dataset.card)"
+    )
+    assert talon == [card_name(card) for card in dealt.talon]
+    rows = analyser.analyse_exchange(dealt).table.rows
+    for number in (15, 3):
+        row = rows[number - 1]
+        if number == 15:
+            page.click(f'#exchange-table tr[data-row="{number}"]')
+        else:
+            page.focus(f'#exchange-table tr[data-row="{number}"]')
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => document.getElementById('board').dataset.name.startsWith('dealt.json, row {number}:')"
+        )
+        deal = dealt.play_deal(row.contract, row.declarer, row.exchange)
+        shown = wait_for_line(page, ())
+        assert shown["value"] == row.thirds
+        assert_shows_library(shown, analyser, deal, ())
+        assert page.get_attribute("#exchange-table tr.current", "data-row") == str(number)
+    # The position plays like any deal.
+    card = next(iter(shown["moves"]))
+    page.click(f'.card.legal[data-card="{card}"]')
+    line = (parse_card(card),)
+    assert_shows_library(wait_for_line(page, line), analyser, deal, line)
+
+
+def test_the_optimal_line_is_shown_trick_by_trick(page: Any, url: str, analyser: Analyser) -> None:
+    deal = load_deal(EXAMPLES / "played.json")
+    page.goto(url)
+    wait_for_line(page, ())
+    # After an odd number of cards the line starts with the card on the table.
+    page.click('.step[data-index="3"]')
+    wait_for_line(page, deal.play[:3])
+    report = analyser.analyse(replace(deal, play=deal.play[:3]), Options(feasibility=False, postmortem=False))
+    tricks = report.position.line_tricks(report.solution.line)
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#line-table tr')].map((tr) => [tr.dataset.trick,"
+        " [...tr.querySelectorAll('.played')].map((p) => p.textContent), tr.lastChild.textContent])"
+    )
+    expected = []
+    for index, trick in enumerate(tricks):
+        played = [f"{seat_name(seat)} {card_name(card)}" for seat, card in trick.played()]
+        if index == 0:
+            played[0] += " (on the table)"
+        assert trick.winner is not None
+        expected.append([str(trick.number), played, f"{seat_name(trick.winner)} takes {points(trick.thirds)}"])
+    assert shown == expected
+
+
+def test_the_exchange_table_fits_a_phone(browser: Any, url: str) -> None:
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(url)
+    wait_for_line(phone, ())
+    phone.select_option("#files", label="dealt.json")
+    phone.wait_for_selector("#exchange-table")
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    right = phone.evaluate("() => document.getElementById('exchange-table').getBoundingClientRect().right")
+    phone.close()
+    assert width <= 390 and right <= 390
+    assert errors == []
+
+
+NOT_CLICKABLE = """(selector) => [...document.querySelectorAll(selector)].map((node) => {
+  const style = getComputedStyle(node);
+  return [style.cursor, node.getAttribute('role'), node.getAttribute('tabindex')];
+})"""
+
+
 def test_the_report_steps_from_the_file_system(page: Any, analyser: Analyser, tmp_path: Path) -> None:
     deal = load_deal(EXAMPLES / "played.json")
     out = tmp_path / "played.html"
@@ -248,11 +392,35 @@ def test_the_report_steps_from_the_file_system(page: Any, analyser: Analyser, tm
     assert_shows_library(wait_for_line(page, deal.play), analyser, deal, deal.play)
     page.click('.step[data-index="1"]')
     assert_shows_library(wait_for_line(page, deal.play[:1]), analyser, deal, deal.play[:1])
-    # Off the file's play the report has no answers, and says so.
+    # Off the file's play the report has no answers: only the file's next
+    # card looks and acts like a button.
     page.keyboard.press("Home")
     wait_for_line(page, ())
-    other = next(card for card in page.evaluate(SHOWN)["moves"] if parse_card(card) != deal.play[0])
+    assert "holds the file's play only" in page.inner_text("#where")
+    following = card_name(deal.play[0])
+    assert page.evaluate(NOT_CLICKABLE, ".card.playable") == [["pointer", "button", "0"]]
+    assert page.get_attribute(".card.playable", "data-card") == following
+    others = f'.card:not([data-card="{following}"])'
+    assert {tuple(cell) for cell in page.evaluate(NOT_CLICKABLE, others)} <= {
+        ("auto", None, None),
+        ("default", None, None),
+    }
+    other = next(card for card in page.evaluate(SHOWN)["moves"] if card != following)
+    page.hover(f'.card.legal[data-card="{other}"]')
+    assert (
+        page.evaluate(f"() => getComputedStyle(document.querySelector('[data-card=\"{other}\"]')).transform") == "none"
+    )
     page.click(f'.card.legal[data-card="{other}"]')
-    page.wait_for_selector("#error:not([hidden])")
-    assert "holds the file's play only" in page.inner_text("#error")
-    assert page.evaluate(SHOWN)["line"] == ""
+    page.click(f'.card.playable[data-card="{following}"]')
+    assert_shows_library(wait_for_line(page, deal.play[:1]), analyser, deal, deal.play[:1])
+    assert page.is_hidden("#error")
+
+
+def test_a_reported_exchange_table_has_no_rows_to_click(page: Any, tmp_path: Path) -> None:
+    out = tmp_path / "dealt.html"
+    result = CliRunner().invoke(cli, ["report", "-q", str(EXAMPLES / "dealt.json"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    page.goto(out.as_uri())
+    page.wait_for_selector("#exchange-table")
+    assert {tuple(cell) for cell in page.evaluate(NOT_CLICKABLE, "#exchange-table tr")} == {("auto", None, None)}
+    assert page.evaluate(NOT_CLICKABLE, ".card.playable") == []

@@ -20,12 +20,15 @@
   const state = {
     name: "",
     deal: null, // the deal file's JSON object (live mode)
+    fileIndex: null, // which of the served files is shown; null for any other deal
     filePlay: [], // the file's play, canonical names
     line: [], // the cards of the line shown, the file's play or the user's
     cursor: 0, // how many cards of the line are played
     answer: null, // the position answer shown
     review: null,
     exchange: null,
+    exchangeName: "", // the name of the deal as dealt whose exchange table is shown
+    row: null, // the number of the table's row on the board, when one was opened
     cache: new Map(),
     token: 0, // the latest position asked for
     dealId: 0, // the latest deal loaded
@@ -104,6 +107,10 @@
     $("busy").hidden = !on;
   }
 
+  function loading(on) {
+    $("loading").hidden = !on;
+  }
+
   // ---- where the answers come from -------------------------------------
 
   async function post(path, body, headers) {
@@ -142,13 +149,55 @@
     return !deal.dealt || (deal.contract && deal.declarer && deal.exchange);
   }
 
-  async function loadDeal(name, deal) {
+  // What the first drawing of ``deal`` needs, asked before the page changes:
+  // for a deal with a play position the position after the file's play (the
+  // server checks the whole file) and at its start; for a deal as dealt
+  // without a bid its exchange table.
+  async function firstAnswers(deal) {
+    if (!playable(deal)) return { start: null, whole: null, exchange: await post("exchange", { deal }) };
+    const whole = await post("position", { deal });
+    const start = whole.view.play.length ? await post("position", { deal, play: [] }) : whole;
+    return { start, whole, exchange: null };
+  }
+
+  // Load a deal all or nothing: the page changes once the server has
+  // answered for it, so that a deal it refuses leaves the board, the header,
+  // the file list and the state as they were, and shows its error once.
+  // ``source.file`` is the index of a served file; ``source.row`` the row of
+  // the exchange table shown (``source.exchange``) that the deal plays.
+  async function loadDeal(name, deal, source = {}) {
+    const token = ++state.dealId;
+    loading(true);
+    let first;
+    try {
+      first = await firstAnswers(deal);
+    } catch (error) {
+      if (token === state.dealId) {
+        loading(false);
+        selectFile(state.fileIndex);
+        showError(error.message);
+      }
+      return false;
+    }
+    if (token !== state.dealId) return false;
+    loading(false);
+    commit(name, deal, source, first);
+    return true;
+  }
+
+  function commit(name, deal, source, first) {
     showError("");
+    state.token++; // an answer still coming for the previous deal is not drawn
+    busy(false);
     state.name = name;
     state.deal = deal;
+    state.fileIndex = source.file === undefined ? null : source.file;
+    selectFile(state.fileIndex);
     state.cache = new Map();
     state.review = null;
-    state.exchange = null;
+    state.exchange = source.exchange || first.exchange;
+    state.exchangeName = source.exchange ? state.exchangeName : name;
+    state.row = source.row || null;
     state.answer = null;
     state.filePlay = [];
     state.line = [];
@@ -156,45 +205,50 @@
     $("name").textContent = name;
     document.title = `kosolve: ${name}`;
     $("welcome").hidden = true;
-    const token = ++state.dealId;
-    busy(true);
-    try {
-      if (playable(deal)) {
-        // The file's play in canonical names (a file may spell cards otherwise).
-        const whole = await post("position", { deal });
-        if (token !== state.dealId) return;
-        state.filePlay = whole.view.play;
-        state.cache.set(state.filePlay.join(" "), whole);
-        state.line = state.filePlay.slice();
-        await show();
-        if (state.filePlay.length) {
-          post("review", { deal }).then((review) => {
-            if (token !== state.dealId) return;
-            state.review = review;
-            drawTimeline();
-          }, (error) => showError(error.message));
-        }
-      } else {
-        $("board").hidden = true;
-        $("side").hidden = true;
-        $("timeline").hidden = true;
-      }
-      if (deal.dealt) {
-        $("exchange").hidden = false;
-        fill($("exchange"), el("div", { class: "panel" }, "computing the exchange table…"));
-        post("exchange", { deal }).then((answer) => {
+    const token = state.dealId;
+    if (first.whole) {
+      // The file's play in canonical names (a file may spell cards otherwise).
+      state.filePlay = first.whole.view.play;
+      state.cache.set(state.filePlay.join(" "), first.whole);
+      state.cache.set("", first.start);
+      state.line = state.filePlay.slice();
+      state.answer = first.start;
+      draw();
+      if (state.filePlay.length) {
+        post("review", { deal }).then((review) => {
           if (token !== state.dealId) return;
-          state.exchange = answer;
-          drawExchange();
-        }, (error) => showError(error.message));
-      } else {
-        $("exchange").hidden = true;
+          state.review = review;
+          drawTimeline();
+        }, (error) => {
+          if (token === state.dealId) showError(error.message);
+        });
       }
-    } catch (error) {
-      if (token === state.dealId) showError(error.message);
-    } finally {
-      if (token === state.dealId) busy(false);
+    } else {
+      $("board").hidden = true;
+      $("side").hidden = true;
+      $("timeline").hidden = true;
     }
+    if (!deal.dealt) {
+      $("exchange").hidden = true;
+    } else if (state.exchange) {
+      drawExchange();
+    } else {
+      $("exchange").hidden = false;
+      fill($("exchange"), el("div", { class: "panel" }, "computing the exchange table…"));
+      post("exchange", { deal }).then((answer) => {
+        if (token !== state.dealId) return;
+        state.exchange = answer;
+        drawExchange();
+      }, (error) => {
+        if (token === state.dealId) showError(error.message);
+      });
+    }
+  }
+
+  // Show the served file ``index`` as chosen in the list, or "another deal":
+  // choosing any file there then loads it, the one shown before a pasted deal too.
+  function selectFile(index) {
+    $("files").value = index === null ? "" : String(index);
   }
 
   function loadText(name, text) {
@@ -218,13 +272,27 @@
 
   async function randomDeal() {
     const seedText = $("seed").value.trim();
+    let answer;
     try {
-      const answer = await post("random", seedText === "" ? {} : { seed: Number(seedText) });
-      $("seed").value = answer.seed;
-      await loadDeal(`random deal, seed ${answer.seed}`, answer.deal);
+      answer = await post("random", seedText === "" ? {} : { seed: Number(seedText) });
     } catch (error) {
       showError(error.message);
+      return;
     }
+    if (await loadDeal(`random deal, seed ${answer.seed}`, answer.deal)) $("seed").value = answer.seed;
+  }
+
+  // The position at trick 1 of row ``number`` (from 1) of the exchange table
+  // shown: its declarer, contract, talon cards taken and best lay-away, on
+  // the board to play like any deal, the table kept beside it.
+  function openRow(number) {
+    const answer = state.exchange.exchange;
+    const row = answer.exchange_table[number - 1];
+    const deal = { version: 1, dealt: answer.dealt, contract: row.contract, declarer: row.declarer,
+      exchange: { take: row.take, lay_away: row.lay_away } };
+    const take = row.take.length ? `take ${row.take.join(" ")}` : "no talon cards";
+    loadDeal(`${state.exchangeName}, row ${number}: ${row.contract} by the ${row.declarer}, ${take}`, deal,
+      { exchange: state.exchange, row: number });
   }
 
   // ---- moving along the line -----------------------------------------------
@@ -302,12 +370,21 @@
     const where = onFilePlay(played)
       ? `after ${played.length} of the file's ${state.filePlay.length} cards`
       : `your line: ${played.length} cards, off the file's play`;
-    $("where").textContent = `${where} · ← → step, Home/End, click a card to play it`;
+    const how = REPORT
+      ? "click the file's next card; this report holds the file's play only, serve the file to try other cards"
+      : "click a card to play it";
+    $("where").textContent = `${where} · ← → step, Home/End, ${how}`;
     drawValue(report, view);
     drawFeasible(report);
     drawHeld(report);
     drawSettlement(report);
     drawTimeline();
+  }
+
+  // Whether a legal card can be played here: any, served; in a report only
+  // the next card of the file's play, whose position the report holds.
+  function canPlay(name) {
+    return !REPORT || (onFilePlay(state.line.slice(0, state.cursor)) && state.filePlay[state.cursor] === name);
   }
 
   function drawSeat(seat, view, moves) {
@@ -319,14 +396,16 @@
       el("div", { class: "suit", "data-suit": group.suit }, group.cards.map((name) => {
         const move = seat === view.to_move ? moves.get(name) : undefined;
         if (!move) return cardView(name, { cls: seat === view.to_move ? "illegal" : "" });
-        const node = cardView(name, { cls: `legal ${lossClass(move.loss)}` });
+        const playing = canPlay(name);
+        const node = cardView(name, { cls: `legal ${lossClass(move.loss)}${playing ? " playable" : ""}` });
         node.dataset.thirds = move.thirds;
         node.dataset.loss = move.loss;
-        node.tabIndex = 0;
-        node.setAttribute("role", "button");
         const cost = move.loss === 0 ? "best" : `−${points(move.loss)}`;
         node.title = `${name}: the declarer ends with ${points(move.thirds)} points (${cost})`;
         node.append(el("span", { class: "badge" }, points(move.thirds), el("br"), cost));
+        if (!playing) return node;
+        node.tabIndex = 0;
+        node.setAttribute("role", "button");
         node.addEventListener("click", () => play(name));
         node.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
@@ -368,9 +447,14 @@
       el("div", {}, el("span", { class: "big" }, `${points(report.value.thirds)} points`),
         ` (${report.value.thirds} thirds, counted as ${report.value.points}) · `, result),
       report.net_score ? el("div", {}, `net score ${report.net_score.score}`) : null);
-    const line = report.line;
-    panel($("line"), line.length ? [el("h2", {}, "An optimal line"),
-      el("div", { class: "chips" }, line.map((c) => el("span", { class: "chip" }, c)))] : null);
+    // Trick by trick, each card with its player, as the text report writes the line.
+    const tricks = view.line.map((trick, i) => el("tr", { "data-trick": trick.number },
+      el("th", {}, `trick ${trick.number}`),
+      el("td", {}, trick.cards.map((card, j) => el("span", { class: "played", "data-card": card },
+        `${j === 0 ? trick.leader : SEATS.find((seat) => seat !== trick.leader)} `, el("b", {}, card),
+        i === 0 && j === 0 && view.table ? " (on the table)" : ""))),
+      el("td", {}, trick.winner ? `${trick.winner} takes ${points(trick.thirds)}` : "")));
+    panel($("line"), tricks.length ? [el("h2", {}, "An optimal line"), el("table", { id: "line-table" }, tricks)] : null);
   }
 
   function drawFeasible(report) {
@@ -475,6 +559,37 @@
         tricks.map((t) => el("div", { class: "ttrick" }, el("div", { class: "n" }, `trick ${t.number}`), t.steps)))));
   }
 
+  // A set of cards as the API lists it (the hand diagram's order) by suit.
+  function suitsOf(names) {
+    const groups = [];
+    for (const name of names) {
+      const suit = isTarock(name) ? "T" : name[0];
+      if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, cards: [] });
+      groups[groups.length - 1].cards.push(name);
+    }
+    return el("div", { class: "suits" }, groups.length
+      ? groups.map((group) => el("div", { class: "suit" }, group.cards.map((name) => cardView(name, { cls: "small" }))))
+      : el("span", {}, "none"));
+  }
+
+  // The cards as dealt: each seat's hand, personal cards, discards (and the
+  // personal cards he picked up, where the discard left some), the talon in
+  // its order.
+  function drawDealt(dealt) {
+    const part = (what, label, cards) => el("div", { class: "dealt-part", "data-part": what },
+      el("span", { class: "label" }, label), cards);
+    const seats = SEATS.map((seat) => {
+      const cards = dealt[seat];
+      return el("div", { class: "dealt-seat", "data-seat": seat }, el("h3", {}, seat),
+        part("hand", "hand", suitsOf(cards.hand)), part("personal", "personal", suitsOf(cards.personal)),
+        part("discards", "discards", suitsOf(cards.discards)),
+        cards.picked_up ? part("picked_up", "picked up", suitsOf(cards.picked_up)) : null);
+    });
+    const talon = part("talon", "talon, top first",
+      el("div", { class: "suits" }, el("div", { class: "suit" }, dealt.talon.map((name) => cardView(name, { cls: "small" })))));
+    return el("div", { id: "dealt", class: "dealt" }, el("h3", {}, "As dealt"), seats, talon);
+  }
+
   function drawExchange() {
     const box = $("exchange");
     const answer = state.exchange && state.exchange.exchange;
@@ -486,24 +601,45 @@
     const par = answer.par;
     const isPar = (row) => par.declarer === row.declarer && par.contract === row.contract &&
       JSON.stringify(par.take) === JSON.stringify(row.take);
-    const rows = answer.exchange_table.map((row) => el("tr", { class: isPar(row) ? "par" : "" },
-      el("td", {}, row.declarer), el("td", {}, row.contract), el("td", {}, row.take.join(" ") || "—"),
-      el("td", {}, row.lay_away.join(" ")), el("td", { "data-thirds": row.thirds }, points(row.thirds)),
-      el("td", { class: row.result }, row.result + (row.valat ? ", valat" : "")),
-      el("td", {}, (row.game_points > 0 ? "+" : "") + row.game_points),
-      el("td", {}, `${row.best_lay_aways} of ${row.lay_aways}`)));
+    // Served, a row opens its position to play; a report holds the file's play only.
+    const rows = answer.exchange_table.map((row, i) => {
+      const number = i + 1;
+      const classes = [isPar(row) ? "par" : "", REPORT ? "" : "open-row", state.row === number ? "current" : ""];
+      const take = row.take.join(" ") || "—";
+      const attrs = { class: classes.join(" ").trim(), "data-row": number };
+      if (!REPORT) {
+        Object.assign(attrs, { tabindex: 0, role: "button", title: `play row ${number}: ${row.contract} by the ${row.declarer}`
+          + `, take ${take}, lay away ${row.lay_away.join(" ") || "—"}`, onclick: () => openRow(number),
+        onkeydown: (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            openRow(number);
+          }
+        } });
+      }
+      return el("tr", attrs,
+        el("td", { "data-label": "row" }, number), el("td", {}, row.declarer), el("td", {}, row.contract),
+        el("td", { "data-label": "take" }, take), el("td", { "data-label": "lay away" }, row.lay_away.join(" ") || "—"),
+        el("td", { "data-thirds": row.thirds }, points(row.thirds)),
+        el("td", { class: row.result }, row.result + (row.valat ? ", valat" : "")),
+        el("td", { "data-label": "game" }, (row.game_points > 0 ? "+" : "") + row.game_points),
+        el("td", { "data-label": "best of" }, `${row.best_lay_aways} of ${row.lay_aways}`));
+    });
     const parText = par.declarer
       ? `the ${par.declarer} plays ${par.contract} for ${par.game_points > 0 ? "+" : ""}${par.game_points} (calls: ${par.calls.join(", ")})`
       : `both pass (calls: ${par.calls.join(", ")})`;
     const declared = answer.declared;
     fill(box, el("div", { class: "panel" },
       el("h2", {}, "Before play: the exchange table and par"),
+      drawDealt(answer.dealt),
       el("div", { id: "par", "data-game-points": par.game_points }, `Par: ${parText}`),
       declared ? el("div", { id: "declared" }, `Declared: the ${declared.declarer} in ${declared.contract},`
         + ` ${points(declared.thirds)} points, ${declared.result}; his exchange costs ${declared.exchange_cost} game points`
         + ` against the best of ${declared.contract}, his bid ${declared.bid_cost} against par`) : null,
+      REPORT ? null : el("div", { class: "hint" }, "Click a row to play its position at trick 1."),
       el("table", { id: "exchange-table" },
-        el("tr", {}, ["declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of"].map((h) => el("th", {}, h))),
+        el("tr", { class: "head" }, ["row", "declarer", "contract", "take", "best lay-away", "points", "result", "game", "best of"]
+          .map((h) => el("th", {}, h))),
         rows)));
   }
 
@@ -560,9 +696,13 @@
       if (!files.length) return;
       const select = $("files");
       select.hidden = false;
-      select.replaceChildren(...files.map((file, i) => el("option", { value: i }, file.name)));
-      select.addEventListener("change", () => loadDeal(files[select.value].name, files[select.value].deal));
-      loadDeal(files[0].name, files[0].deal);
+      select.replaceChildren(el("option", { value: "", disabled: true, hidden: true }, "another deal"),
+        ...files.map((file, i) => el("option", { value: i }, file.name)));
+      select.addEventListener("change", () => {
+        const index = Number(select.value);
+        loadDeal(files[index].name, files[index].deal, { file: index });
+      });
+      loadDeal(files[0].name, files[0].deal, { file: 0 });
     }, (error) => showError(error.message));
   }
 })();
