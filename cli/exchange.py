@@ -16,6 +16,7 @@ from kosolve.analysis.exchange import ROWS
 from kosolve.analysis.report import Analyser, ExchangeReport
 from kosolve.cli.loading import STDIN, load_dealt
 from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
+from kosolve.cli.running import progress_bar, tables
 from kosolve.cli.solve import write_atomically
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.game import Rules
@@ -101,21 +102,10 @@ def exchange_command(
     name, dealt_file = load_dealt(file, rules)
     if write_position is not None:
         _check_target(write_position, file)
-    try:
+    with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)
-    except (MemoryError, ValueError) as error:
-        raise click.ClickException(f"cannot set up {tt_mb:g} MB of tables: {error or 'out of memory'}") from None
-    declared = dealt_file.declared
-    if quiet:
-        report = analyser.analyse_exchange(dealt_file.dealt, rules, declared)
-    else:
-        with click.progressbar(length=1, label="exchange table", file=sys.stderr) as bar:
-
-            def progress(done: int, total: int) -> None:
-                bar.length = total
-                bar.update(done - bar.pos)
-
-            report = analyser.analyse_exchange(dealt_file.dealt, rules, declared, progress)
+    with progress_bar("exchange table", quiet) as progress:
+        report = analyser.analyse_exchange(dealt_file, rules, progress=progress)
     if as_json:
         click.echo(json.dumps({"file": name, **report.to_json()}))
     else:

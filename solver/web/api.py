@@ -267,10 +267,7 @@ def exchange_answer(
     """The exchange table and par of a deal as dealt, and the file's own
     bid and exchange valued when it names them; ``progress`` follows the
     table (:meth:`Analyser.analyse_exchange`)."""
-    declared = None
-    if file.contract is not None and file.declarer is not None and file.exchange is not None:
-        declared = (file.declarer, file.contract, file.exchange)
-    report = analyser.analyse_exchange(file.dealt, rules, declared, progress)
+    report = analyser.analyse_exchange(file, rules, progress=progress)
     return {"api": API_VERSION, "exchange": report.to_json()}
 
 
