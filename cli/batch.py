@@ -26,8 +26,7 @@ from kosolve.batch.summary import render_summary, summarise
 from kosolve.batch.tasks import Question
 from kosolve.cli.errors import InputError
 from kosolve.cli.loading import STDIN, STDIN_NAME
-from kosolve.cli.odds import MAX_SAMPLES
-from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import MAX_SAMPLES, jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.model.game import Rules
 
 FAILED: Final = 1

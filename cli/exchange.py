@@ -7,31 +7,19 @@ deal file of its own."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
 from kosolve.analysis.exchange import ROWS
 from kosolve.analysis.report import Analyser, ExchangeReport
-from kosolve.cli.loading import STDIN, load_dealt
+from kosolve.cli.loading import load_dealt
 from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
-from kosolve.cli.running import progress_bar, tables
-from kosolve.cli.solve import write_atomically
+from kosolve.cli.running import check_target, progress_bar, tables, write_atomically
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.game import Rules
 from kosolve.render.exchange import render_exchange_report
 from kosolve.render.text import style_for
-
-
-def _check_target(path: str, file: str) -> None:
-    """Refuse, before anything is solved, a ``--write-position`` that would
-    replace the file read or lands in a folder it cannot write into."""
-    if file != STDIN and os.path.exists(path) and os.path.exists(file) and os.path.samefile(path, file):
-        raise click.UsageError(f"--write-position {path} would replace the deal file it reads")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise click.UsageError(f"--write-position {path}: cannot write into {folder}")
 
 
 def _row_deal(report: ExchangeReport, number: int, rules: Rules) -> Deal:
@@ -101,7 +89,7 @@ def exchange_command(
         raise click.UsageError(f"{given} needs {missing}: the row's position is written to a file")
     name, dealt_file = load_dealt(file, rules)
     if write_position is not None:
-        _check_target(write_position, file)
+        check_target("--write-position", write_position, file)
     with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)
     with progress_bar("exchange table", quiet) as progress:

@@ -6,35 +6,21 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Final
 
 import click
 
 from kosolve.cli.loading import check_view, load_seat_view
-from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, samples_options, tt_mb_option
 from kosolve.cli.running import progress_bar
 from kosolve.model.game import Rules
 from kosolve.render.odds import render_odds
 from kosolve.render.text import style_for
-from kosolve.sampling.odds import DEFAULT_SAMPLES, odds
-
-MAX_SAMPLES: Final = 1_000_000
-"""The most worlds one run draws: a million solves is hours already."""
+from kosolve.sampling.odds import odds
 
 
 @click.command("odds")
 @click.argument("file", metavar="VIEW.json", type=click.Path(allow_dash=True, readable=False))
-@click.option(
-    "--samples",
-    type=click.IntRange(1, MAX_SAMPLES),
-    default=DEFAULT_SAMPLES,
-    show_default=True,
-    metavar="N",
-    help="Worlds to draw; when no more than N fit the view, every one is solved and the answer is exact.",
-)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the draw: the same seed, the same worlds."
-)
+@samples_options("The view")
 @jobs_option
 @click.option(
     "--feasibility/--no-feasibility",

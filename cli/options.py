@@ -33,6 +33,7 @@ from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
 from kosolve.cli.errors import switch_of
 from kosolve.engine._search import MAX_SEARCH_THREADS
 from kosolve.model.game import DEFAULT_RULES, Rules
+from kosolve.sampling.odds import DEFAULT_SAMPLES
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -111,6 +112,31 @@ def threads_option(function: F) -> F:
         help="Threads for the search of each position, over one shared table: the answers are the same for any"
         " number, only faster (on positions with 20 or more cards in play, ten tricks).",
     )(function)
+
+
+MAX_SAMPLES = 1_000_000
+"""The most worlds one run draws: a million solves is hours already."""
+
+
+def samples_options(what: str) -> Callable[[F], F]:
+    """``--samples N`` and ``--seed S``: the worlds drawn of a seat view
+    (every one, exact, when no more fit it) and the seed of the draw;
+    ``what`` says which views, in the help."""
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--seed", type=int, default=0, show_default=True, help=f"{what}: the seed of the draw of worlds."
+        )(function)
+        return click.option(
+            "--samples",
+            type=click.IntRange(1, MAX_SAMPLES),
+            default=DEFAULT_SAMPLES,
+            show_default=True,
+            metavar="N",
+            help=f"{what}: the worlds to draw; when no more than N fit the view, every one is solved (exact).",
+        )(function)
+
+    return decorate
 
 
 def json_option(function: F) -> F:

@@ -9,8 +9,7 @@ import click
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import STDIN, load_viewed
 from kosolve.cli.options import quiet_option, rules_options, threads_option, tt_mb_option
-from kosolve.cli.running import progress_bar, tables
-from kosolve.cli.solve import write_atomically
+from kosolve.cli.running import progress_bar, tables, write_atomically
 from kosolve.model.game import Rules
 from kosolve.web.report import render_html, report_data
 

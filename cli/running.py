@@ -1,7 +1,7 @@
 """What the commands share around their work: setting up the search's
-tables (a table too large for the memory left is one line, exit status 1)
-and a progress bar on stderr that the library's ``progress(done, total)``
-callbacks move.
+tables (a table too large for the memory left is one line, exit status 1),
+a progress bar on stderr that the library's ``progress(done, total)``
+callbacks move, and files written whole or not at all.
 
 >>> from click.testing import CliRunner
 >>> @click.command()
@@ -16,11 +16,16 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
+
+from kosolve.cli.loading import STDIN
 
 Progress = Callable[[int, int], None]
 
@@ -53,4 +58,36 @@ def progress_bar(label: str, quiet: bool) -> Iterator[Progress | None]:
         yield progress
 
 
-__all__ = ["Progress", "progress_bar", "tables"]
+def check_target(option: str, path: str, read: str) -> None:
+    """Refuse, before anything is done, a file to write (given by
+    ``option``) that would replace the file ``read``, or that lands in a
+    folder that cannot be written into."""
+    if read != STDIN and os.path.exists(path) and os.path.exists(read) and os.path.samefile(path, read):
+        raise click.UsageError(f"{option} {path} would replace the deal file it reads")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise click.UsageError(f"{option} {path}: cannot write into {folder}")
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file
+    beside it, renamed over it once complete."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".kosolve-")
+    except OSError as error:
+        raise click.FileError(path, error.strerror or str(error)) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        # mkstemp makes the file private; a deal file is as readable as any other.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise click.FileError(path, error.strerror or str(error)) from None
+
+
+__all__ = ["Progress", "check_target", "progress_bar", "tables", "write_atomically"]

@@ -8,11 +8,8 @@ printed as text or JSON, one object a file."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -21,8 +18,8 @@ import click
 
 from kosolve.analysis.report import Analyser, Options
 from kosolve.cli.loading import DealFileError, check_view, checked, load_inputs, play_of
-from kosolve.cli.options import json_option, quiet_option, rules_options, threads_option, tt_mb_option
-from kosolve.cli.running import tables
+from kosolve.cli.options import json_option, quiet_option, rules_options, samples_options, threads_option, tt_mb_option
+from kosolve.cli.running import check_target, tables, write_atomically
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.ending import EndingError, ending_deal
@@ -33,7 +30,7 @@ from kosolve.model.view import SeatView
 from kosolve.render.exchange import render_exchange_report, render_exchange_value
 from kosolve.render.odds import render_odds, render_odds_value
 from kosolve.render.text import Style, render_report, render_value, style_for
-from kosolve.sampling.odds import DEFAULT_SAMPLES, odds
+from kosolve.sampling.odds import odds
 
 PROGRESS_MIN_FILES: Final = 4
 """From this many files on, solving shows a progress bar."""
@@ -107,6 +104,7 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
     help="Go through the play card by card: what each card cost and what was better.",
 )
 @rules_options
+@samples_options("A seat view")
 @click.option(
     "--write-position",
     type=click.Path(dir_okay=False, writable=True),
@@ -133,6 +131,8 @@ def solve_command(
     score: bool | None,
     write_position: str | None,
     threads: int,
+    samples: int,
+    seed: int,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
     N cards with --at), with best play by both sides.
@@ -147,8 +147,8 @@ def solve_command(
     Any file kosolve reads may be given, and each is answered with what fits
     it: a deal as dealt without a bid (contract, declarer, exchange) gets
     its exchange table and par, as kosolve exchange gives them; a seat view
-    (kosolve view) its odds, as kosolve odds gives them with their defaults
-    (200 worlds, seed 0).  --at, --score and --write-position are about a
+    (kosolve view) its odds, as kosolve odds gives them (--samples,
+    --seed).  --at, --score and --write-position are about a
     play, so such a file cannot take them.
 
     A DEAL.json of - reads one deal from the standard input (named <stdin>
@@ -176,7 +176,7 @@ def solve_command(
     style = style_for(sys.stdout)
 
     def run(job: _Job) -> None:
-        answer = _answer(job, analyser, options, tt_mb, as_json, quiet, style)
+        answer = _answer(job, analyser, options, Draw(samples, seed, tt_mb), as_json, quiet, style)
         separator = "\n" if not (as_json or quiet) and job is not jobs[0] else ""
         click.echo(separator + answer)
 
@@ -195,8 +195,17 @@ def solve_command(
             )
 
 
+@dataclass(frozen=True)
+class Draw:
+    """How a seat view's worlds are drawn and solved."""
+
+    samples: int
+    seed: int
+    tt_mb: float
+
+
 def _answer(
-    job: _Job, analyser: Analyser, options: Options, tt_mb: float, as_json: bool, quiet: bool, style: Style
+    job: _Job, analyser: Analyser, options: Options, draw: Draw, as_json: bool, quiet: bool, style: Style
 ) -> str:
     """The text or JSON that answers one file."""
     if job.deal is not None:
@@ -205,7 +214,9 @@ def _answer(
             return json.dumps({"file": job.file, **report.to_json()})
         return render_value(job.file, report, style) if quiet else render_report(job.file, report, style)
     if isinstance(job.read, SeatView):
-        found = odds(job.read, DEFAULT_SAMPLES, rules=options.rules, tt_mb=tt_mb, feasibility=options.feasibility)
+        found = odds(
+            job.read, draw.samples, draw.seed, rules=options.rules, tt_mb=draw.tt_mb, feasibility=options.feasibility
+        )
         if as_json:
             return json.dumps({"file": job.file, **found.to_json()})
         return render_odds_value(job.file, found) if quiet else render_odds(job.file, found, style)
@@ -223,33 +234,8 @@ def _ending_to_write(jobs: Sequence[_Job], at: int | None, path: str) -> Deal:
         raise click.UsageError(f"--write-position takes one deal file, not {len(jobs)}")
     job = jobs[0]
     assert job.deal is not None, "--write-position is refused for a file without a play"
-    if os.path.exists(path) and os.path.exists(job.file) and os.path.samefile(path, job.file):
-        raise click.UsageError(f"--write-position {path} would replace the deal file it reads")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise click.UsageError(f"--write-position {path}: cannot write into {folder}")
+    check_target("--write-position", path, job.file)
     try:
         return ending_deal(job.deal, at)
     except EndingError as error:
         raise DealFileError(f"{job.file}: --write-position: {error}") from None
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a temporary file
-    beside it, renamed over it once complete."""
-    try:
-        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".kosolve-")
-    except OSError as error:
-        raise click.FileError(path, error.strerror or str(error)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        # mkstemp makes the file private; a deal file is as readable as any other.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise click.FileError(path, error.strerror or str(error)) from None

@@ -234,9 +234,19 @@ def position_answer(
     options = Options(rules=rules, at=at, moves=True, feasibility=True, postmortem=False, score=score)
     try:
         report = analyser.analyse(deal, options)
-    except (OptionsError, IllegalMoveError) as error:
+    except OptionsError as error:
+        raise _options_error(error) from None
+    except IllegalMoveError as error:
         raise RequestError(f"{DEAL_SOURCE}: {error}") from None
     return {"api": API_VERSION, "report": report.to_json(), "view": view_of(report)}
+
+
+def _options_error(error: OptionsError) -> RequestError:
+    """An option's error as the API names options: the request's own by its
+    key (``request: score: ...``), a rule option as ``rules.NAME``."""
+    if error.given and error.option is not None:
+        return _error(error.option, error.message)
+    return RequestError(f"{DEAL_SOURCE}: {error.shown(lambda option: f'rules.{option}', 'set')}")
 
 
 def review_answer(
@@ -254,7 +264,7 @@ def review_answer(
     try:
         report = analyser.analyse(deal, options, progress)
     except OptionsError as error:
-        raise RequestError(f"{DEAL_SOURCE}: {error}") from None
+        raise _options_error(error) from None
     return {"api": API_VERSION, "report": report.to_json()}
 
 

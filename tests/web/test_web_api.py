@@ -193,7 +193,7 @@ def test_a_random_deal_is_the_realistic_deal_of_its_seed(service: Service) -> No
 def test_the_rules_of_a_request_apply(analyser: Analyser) -> None:
     data = {**example("whole-deal.json"), "announcements": [{"by": "dealer", "what": "pagat", "when": "after"}]}
     data["announcements"][0]["kontra"] = True
-    with pytest.raises(RequestError, match=r"^deal: announcements\[0\]\.kontra: Kontra is off"):
+    with pytest.raises(RequestError, match=r"^deal: announcements\[0\]\.kontra: Kontra is off \(set rules\.kontra\)$"):
         Service(tt_mb=TT_MB).position({"deal": data})
     answer: dict[str, Any] = Service(tt_mb=TT_MB).position({"deal": data, "rules": {"kontra": True}})
     # The server's rules are the default of a request's.
@@ -215,7 +215,7 @@ BAD_REQUESTS: list[tuple[str, dict[str, Any], str]] = [
         {"deal": example("played.json"), "score": 1},
         "request: score: expected a boolean, got the number 1",
     ),
-    ("position", {"deal": example("ending.json"), "score": True}, "deal: score: the net score needs a whole game"),
+    ("position", {"deal": example("ending.json"), "score": True}, "request: score: the net score needs a whole game"),
     (
         "position",
         {"deal": example("played.json"), "rules": []},
