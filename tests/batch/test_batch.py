@@ -91,6 +91,7 @@ def test_a_torn_last_line_is_dropped_and_nothing_finished_redone(solved: tuple[P
     assert by_key(partial) == by_key(one)
 
 
+@pytest.mark.slow
 def test_a_killed_batch_resumes_losing_and_repeating_nothing(tmp_path: Path) -> None:
     deals = tmp_path / "deals.jsonl"
     write_deals(deals, 8, 60)
@@ -156,6 +157,7 @@ def test_a_folder_of_deal_files(solved: tuple[Path, Path], tmp_path: Path) -> No
     }
 
 
+@pytest.mark.slow
 def test_deals_as_dealt_play_their_bid_or_give_the_exchange_table(tmp_path: Path) -> None:
     deals = tmp_path / "dealt.jsonl"
     lines = write_deals(deals, 6, 2, "--dealt")
@@ -198,7 +200,7 @@ def test_odds_of_seat_views_are_what_kosolve_odds_json_gives(tmp_path: Path) -> 
             "-o",
             str(tmp_path / f"{jobs}.jsonl"),
             "--odds",
-            "6",
+            "2",
             "--seed",
             "4",
             "--jobs",
@@ -209,7 +211,7 @@ def test_odds_of_seat_views_are_what_kosolve_odds_json_gives(tmp_path: Path) -> 
     assert by_key(tmp_path / "2.jsonl") == found
     for number, view in enumerate(views, start=1):
         single = CliRunner().invoke(
-            cli, ["odds", "--json", "-q", "--no-feasibility", "--samples", "6", "--seed", "4", "--jobs", "1", str(view)]
+            cli, ["odds", "--json", "-q", "--no-feasibility", "--samples", "2", "--seed", "4", "--jobs", "1", str(view)]
         )
         assert single.exit_code == 0, single.output
         expected = json.loads(single.stdout)

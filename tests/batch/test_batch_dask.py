@@ -52,6 +52,7 @@ def test_the_cluster_gives_the_local_results_with_one_analyser_a_worker(cluster:
         assert set(client.run(_analysers).values()) == {1}
 
 
+@pytest.mark.slow
 def test_a_batch_killed_midway_resumes_on_the_cluster(cluster: Any, tmp_path: Path) -> None:
     deals = tmp_path / "deals.jsonl"
     write_deals(deals, 13, 80)

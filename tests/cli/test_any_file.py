@@ -33,6 +33,7 @@ def test_every_example_gets_one_json_object() -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.slow
 def test_the_text_answers_each_kind_as_its_own_command_does() -> None:
     open_deal, view = str(EXAMPLES / "dealt-open.json"), str(EXAMPLES / "views" / "trick4.json")
     both = run("--tt-mb", "16", open_deal, view)

@@ -103,10 +103,19 @@ def test_the_json_gives_the_cards_as_dealt(dealt_json: dict[str, Any]) -> None:
     assert set(dealt_json["dealt"]["forehand"]) == {"hand", "personal", "discards"}
 
 
-def test_the_text_shows_the_cards_as_dealt_and_numbers_the_rows(dealt_json: dict[str, Any]) -> None:
-    result = run("-q", DEALT)
+@pytest.fixture(scope="module")
+def dealt_text() -> Result:
+    """``kosolve exchange`` of the example, with its progress bar: one
+    exchange table for every test that reads its text."""
+    result = run(DEALT)
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
+    return result
+
+
+def test_the_text_shows_the_cards_as_dealt_and_numbers_the_rows(
+    dealt_json: dict[str, Any], dealt_text: Result
+) -> None:
+    lines = dealt_text.stdout.splitlines()
     dealt = load_dealt_file(DEALT).dealt
     style = Style(unicode=True)
     start = lines.index("The deal as dealt:")
@@ -202,25 +211,18 @@ def test_a_row_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytes
     assert [(p.name, p.read_text(encoding="utf-8")) for p in tmp_path.iterdir()] == [("row.json", "kept")]
 
 
-def test_an_open_deal_has_no_declared_bid() -> None:
-    result = run("--json", "-q", OPEN)
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["declared"] is None
-
-
-def test_the_text_shows_the_table_the_par_and_the_cost() -> None:
-    result = run(DEALT)
-    assert result.exit_code == 0, result.output
-    text = result.stdout
+def test_the_text_shows_the_table_the_par_and_the_cost(dealt_text: Result) -> None:
+    text = dealt_text.stdout
     assert "Talon exchange" in text and "Par (both bid knowing all cards" in text
     assert "Declared: zweiblatt by the dealer" in text
-    assert "exchange table" in result.stderr, "a progress bar on stderr"
+    assert "exchange table" in dealt_text.stderr, "a progress bar on stderr"
 
 
-def test_standard_input() -> None:
+def test_an_open_deal_from_the_standard_input_has_no_declared_bid() -> None:
     result = run("--json", "-q", "-", input=Path(OPEN).read_text())
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["file"] == "<stdin>"
+    answer = json.loads(result.stdout)
+    assert answer["file"] == "<stdin>" and answer["declared"] is None
 
 
 @pytest.mark.parametrize(

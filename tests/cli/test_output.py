@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from support import EXAMPLES, ROOT, without_stats
+from support import EXAMPLES, ROOT, fast_first, without_stats
 from support.cli import run
 from support.deal_files import play_examples
 
@@ -369,7 +369,7 @@ def test_every_json_key_is_documented(args: list[str]) -> None:
     assert always | {"moves", "line", "line_makes", "stats"} <= data.keys()
 
 
-@pytest.mark.parametrize("args", json_runs(), ids=" ".join)
+@pytest.mark.parametrize("args", fast_first(json_runs(), keep=3), ids=" ".join)
 def test_only_the_stats_depend_on_the_threads(args: list[str]) -> None:
     one, two = (json_of("--threads", threads, *args) for threads in ("1", "2"))
     assert without_stats(one) == without_stats(two)

@@ -107,6 +107,7 @@ def check_endings(seed: int, count: int) -> None:
     assert not cold_problems + tiny_problems, "\n".join((cold_problems + tiny_problems)[:10])
 
 
+@pytest.mark.slow
 def test_endings_same_for_one_and_two_threads() -> None:
     check_endings(1, ENDINGS)
 

@@ -6,8 +6,11 @@ imports ``support.views`` wherever it sits."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
+
+import pytest
 
 ROOT: Final = Path(__file__).resolve().parent.parent.parent
 """The repository."""
@@ -30,3 +33,17 @@ def example(name: str) -> dict[str, Any]:
     """The JSON object of the example file ``name`` (``views/trick4.json`` too)."""
     data: dict[str, Any] = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
     return data
+
+
+def fast_first(values: Iterable[Any], keep: int = 1) -> list[Any]:
+    """Test cases of which the first ``keep`` are in the fast set
+    (``python -m pytest``) and the others only in the full one (``-m
+    slow``, which CI runs too): every check stays quick to run, none is
+    dropped."""
+    cases = list(values)
+    # A tuple holds a case's values for several names.
+    slow = (
+        pytest.param(*(value if isinstance(value, tuple) else (value,)), marks=pytest.mark.slow)
+        for value in cases[keep:]
+    )
+    return [*cases[:keep], *slow]

@@ -36,6 +36,8 @@ from kosolve.web.api import Service  # noqa: E402
 from kosolve.web.app import serving  # noqa: E402
 
 CHROMIUM = os.environ.get("KOSOLVE_CHROMIUM", "/usr/bin/chromium")
+# A browser is started for every test: the full set (-m slow) runs them.
+pytestmark = pytest.mark.slow
 if not Path(CHROMIUM).is_file():
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 

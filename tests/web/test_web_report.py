@@ -76,6 +76,7 @@ def test_a_deal_as_dealt_reports_its_exchange_table(tmp_path: Path) -> None:
     assert len(data["positions"]) == 1 and data["review"] is None
 
 
+@pytest.mark.slow
 def test_a_deal_as_dealt_without_a_bid_reports_the_exchange_only(tmp_path: Path) -> None:
     data = report_data(Analyser(tt_mb=16), "open", None, load_dealt_file(EXAMPLES / "dealt-open.json"))
     assert data["positions"] == [] and data["review"] is None
