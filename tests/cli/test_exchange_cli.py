@@ -112,9 +112,7 @@ def dealt_text() -> Result:
     return result
 
 
-def test_the_text_shows_the_cards_as_dealt_and_numbers_the_rows(
-    dealt_json: dict[str, Any], dealt_text: Result
-) -> None:
+def test_the_text_shows_the_cards_as_dealt_and_numbers_the_rows(dealt_json: dict[str, Any], dealt_text: Result) -> None:
     lines = dealt_text.stdout.splitlines()
     dealt = load_dealt_file(DEALT).dealt
     style = Style(unicode=True)
