@@ -6,6 +6,20 @@
 # in play (both hands and the card on the table) within one suit, and of
 # equal value.  Swapping them changes neither a trick's winner nor its
 # thirds, so searching the lowest of each group is enough.
+#
+# Dominated cards (below the root only): two cards of the mover's in one suit
+# (the tarocks one suit) with no card of the other player's between them
+# (the card on the table does not count: it leaves play) differ in nothing
+# but their value once the trick's winner is settled, the same whichever of
+# them is played and whatever the other answers.  The positions after
+# either are then the same game with the two cards swapped: every line of
+# one is a line of the other with the same trick winners, and only the two
+# cards' thirds go to a different trick.  So when the mover surely wins the
+# trick the more valuable card is at least as good for him, and when he
+# surely loses it the cheaper one (the swap argument of skatsearch's
+# ``reduce_unequal``; docs/search.md, "Dominated cards").  Such a set of
+# touching cards with a settled trick is a *run*; one card of each run is
+# searched.  Not at the root, where every card needs a value of its own.
 
 from libc.stdint cimport int8_t
 
@@ -45,17 +59,27 @@ cdef inline Hand grouped_cards(Hand candidates, Hand in_play, Hand alone) noexce
     return scatter_bits(joined, in_play)
 
 
-cdef inline int representatives(Hand candidates, Hand in_play, Hand alone, int8_t* moves) noexcept nogil:
-    """Write the lowest card of each group of equivalent candidates to
-    ``moves``, lowest first; return how many.  Cards in ``alone`` (a bird
-    that a goal names) form groups of their own."""
-    cdef Hand kept = candidates & ~grouped_cards(candidates, in_play, alone)
+cdef inline int write_moves(Hand kept, int8_t* moves) noexcept nogil:
+    """Write the cards of ``kept`` to ``moves``, lowest first; return how many."""
     cdef int n = 0
     while kept:
         moves[n] = <int8_t>lowest_card(kept)
         kept &= kept - 1
         n += 1
     return n
+
+
+cdef inline int representatives(Hand candidates, Hand in_play, Hand alone, int8_t* moves) noexcept nogil:
+    """Write the lowest card of each group of equivalent candidates to
+    ``moves``, lowest first; return how many.  Cards in ``alone`` (a bird
+    that a goal names) form groups of their own."""
+    return write_moves(candidates & ~grouped_cards(candidates, in_play, alone), moves)
+
+
+cdef inline Hand lead_candidates(Hand own, Hand opponent, Hand alone) noexcept nogil:
+    """The leads worth searching at the root, as a mask: one card of each
+    group of equivalent cards."""
+    return own & ~grouped_cards(own, own | opponent, alone)
 
 
 cdef inline void sort_by_score(int8_t* moves, int* scores, int n) noexcept nogil:
@@ -109,6 +133,119 @@ cdef inline int highest_value(Hand cards) noexcept nogil:
     if cards & VALUE_PLANE1:
         return 3
     return 2 if cards & VALUE_PLANE0 else 1
+
+
+cdef inline Hand next_run(Hand* cards, Hand blockers) noexcept nogil:
+    """Take the run of the lowest card of ``cards`` out of them and return
+    it: its cards of that suit up to the next card of ``blockers``."""
+    cdef int card = lowest_card(cards[0])
+    cdef Hand suit = suit_mask(card)
+    cdef Hand run = cards[0] & suit
+    cdef Hand stop = blockers & suit & ~((bit(card) << 1) - 1)
+    if stop:
+        run &= lowest_bit(stop) - 1
+    cards[0] &= ~run
+    return run
+
+
+cdef inline Hand run_pick(Hand run, bint keep_valuable) noexcept nogil:
+    """The card searched for a run: the lowest of its most valuable cards
+    (``keep_valuable``: the mover wins the trick) or of its cheapest."""
+    return lowest_bit(run & VALUE_CLASSES[highest_value(run) if keep_valuable else lowest_value(run)])
+
+
+cdef inline Hand keep_one_per_run(Hand cards, Hand blockers, Hand kept, bint keep_valuable) noexcept nogil:
+    """``kept`` with one card left of each run of ``cards``: ``cards`` are
+    cards of the mover's whose trick is settled the same way (all won, or
+    all lost), a run those of one suit with no card of ``blockers`` (the
+    other player's) between them.  The card left is :func:`run_pick`'s."""
+    cdef Hand run
+    while cards:
+        run = next_run(&cards, blockers)
+        if run & (run - 1):
+            kept = (kept & ~run) | run_pick(run, keep_valuable)
+    return kept
+
+
+cdef inline void settled_lead_cards(Hand own, Hand opponent, Hand alone, Hand* wins, Hand* loses) noexcept nogil:
+    """The leads whose trick is settled: ``wins`` those of a suit above all
+    of the opponent's cards in it, or of the tarocks when he has none, or of
+    a suit when he has neither it nor a tarock (he cannot take the trick);
+    ``loses`` those below all of his cards in a suit, or of a suit he is
+    void in while he holds a tarock (he must take the trick).  Only suits
+    with two such cards or more; ``alone`` cards never."""
+    cdef Hand mine, theirs, suit
+    cdef bint trumps = (opponent & TAROCKS) != 0
+    cdef int index
+    wins[0] = loses[0] = 0
+    for index in range(5):
+        suit = TAROCKS if index == 4 else (<Hand>0xFF) << (8 * index)
+        mine = own & suit & ~alone
+        if not mine & (mine - 1):
+            continue
+        theirs = opponent & suit
+        if theirs:
+            wins[0] |= above(mine, theirs)
+            loses[0] |= mine & (lowest_bit(theirs) - 1)
+        elif index == 4 or not trumps:
+            wins[0] |= mine
+        else:
+            loses[0] |= mine
+
+
+cdef inline Hand settled_leads(Hand kept, Hand own, Hand opponent, Hand alone) noexcept nogil:
+    """``kept`` (leads worth searching) without the dominated leads: one
+    card of each run of :func:`settled_lead_cards`.  ``alone`` cards are
+    never dropped and never stand for others."""
+    cdef Hand wins, loses
+    settled_lead_cards(own, opponent, alone, &wins, &loses)
+    return keep_one_per_run(loses, opponent, keep_one_per_run(wins, opponent, kept, True), False)
+
+
+cdef inline Hand settled_replies(Hand kept, Hand legal, Hand leader_hand, int led, Hand alone) noexcept nogil:
+    """``kept`` (replies worth searching) without the dominated replies:
+    of the legal cards that take the trick, one most valuable card of each
+    run; of those that lose it, one cheapest card of each run (runs split by
+    the leader's cards left, ``leader_hand``; the led card does not count)."""
+    cdef Hand winners = winning_replies(legal, led) & ~alone
+    kept = keep_one_per_run(winners, leader_hand, kept, True)
+    return keep_one_per_run(legal & ~winners & ~alone, leader_hand, kept, False)
+
+
+cdef inline void mark_dominators(Hand cards, Hand blockers, bint keep_valuable, int8_t* dominator) noexcept nogil:
+    """For each card of a run of ``cards`` but its pick, ``dominator[card]``
+    is the pick (:func:`keep_one_per_run`'s runs)."""
+    cdef Hand run, rest
+    cdef int pick
+    while cards:
+        run = next_run(&cards, blockers)
+        if run & (run - 1):
+            pick = lowest_card(run_pick(run, keep_valuable))
+            rest = run & ~bit(pick)
+            while rest:
+                dominator[lowest_card(rest)] = <int8_t>pick
+                rest &= rest - 1
+
+
+cdef inline void root_dominators(Hand* hand, int leader, int led, Hand alone, int8_t* dominator) noexcept nogil:
+    """``dominator[card]``, for each legal card of the side to move, the card
+    at least as good for him that the search below the root keeps in its
+    place (:func:`settled_leads`, :func:`settled_replies`), or NO_CARD: at
+    the root every card is valued, and a dominated card is worth at most
+    its dominator to the mover."""
+    cdef Hand wins, loses, legal
+    cdef int card
+    for card in range(64):
+        dominator[card] = NO_CARD
+    if led == NO_CARD:
+        settled_lead_cards(hand[leader], hand[1 - leader], alone, &wins, &loses)
+        mark_dominators(wins, hand[1 - leader], True, dominator)
+        mark_dominators(loses, hand[1 - leader], False, dominator)
+        return
+    legal = legal_replies(hand[1 - leader], led) & ~alone
+    wins = winning_replies(legal, led)
+    mark_dominators(wins, hand[leader], True, dominator)
+    mark_dominators(legal & ~wins, hand[leader], False, dominator)
 
 
 cdef inline Hand beaters(int card, Hand same, Hand opponent) noexcept nogil:
@@ -191,12 +328,12 @@ cdef inline int lead_score(int card, Hand own, Hand opponent, bint declarer) noe
     return score
 
 
-cdef inline int order_leads(Hand own, Hand opponent, int tt_move, Hand alone, int8_t* moves,
+cdef inline int order_leads(Hand kept, Hand own, Hand opponent, int tt_move, int8_t* moves,
                             bint declarer) noexcept nogil:
-    """The leads worth searching, best first: the table's move, then by
-    :func:`lead_score`."""
+    """The leads of ``kept`` (:func:`lead_candidates`, or fewer), best
+    first: the table's move, then by :func:`lead_score`."""
     cdef int scores[MAX_MOVES]
-    cdef int n = representatives(own, own | opponent, alone, moves)
+    cdef int n = write_moves(kept, moves)
     cdef int i
     for i in range(n):
         scores[i] = TT_MOVE_SCORE if moves[i] == tt_move else lead_score(moves[i], own, opponent, declarer)
@@ -247,5 +384,6 @@ cdef inline int order_moves(Hand* hand, int leader, int led, int first, Hand alo
     group), best first: leads (``first``, the table's, before the others) or
     replies to ``led``."""
     if led == NO_CARD:
-        return order_leads(hand[leader], hand[1 - leader], first, alone, moves, maximizing)
+        return order_leads(lead_candidates(hand[leader], hand[1 - leader], alone), hand[leader], hand[1 - leader],
+                           first, moves, maximizing)
     return order_replies(legal_replies(hand[1 - leader], led), hand[0] | hand[1] | bit(led), led, alone, moves)

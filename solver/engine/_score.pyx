@@ -72,7 +72,7 @@ from kosolve.engine._bits cimport (
     reply_wins, side_to_move, trick_thirds,
 )
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value
-from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_moves, order_replies
+from kosolve.engine._movegen cimport MAX_MOVES, lead_candidates, order_leads, order_moves, order_replies
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._search cimport GOAL_BIRD, SearchState, init_search_state, search, set_search_goal
 from kosolve.engine._table cimport (
@@ -421,7 +421,8 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     if s.framed and frame_test(s, frame, beta, in_play_thirds, &bound) != UNDECIDED:
         store_result(s, &key, thirds_entry, depth, bound, beta, NO_MOVE)
         return bound
-    n = order_leads(s.hand[leader], s.hand[1 - leader], tt_move, BIRD_CARDS, moves, maximizing)
+    n = order_leads(lead_candidates(s.hand[leader], s.hand[1 - leader], BIRD_CARDS), s.hand[leader], s.hand[1 - leader],
+                    tt_move, moves, maximizing)
     for i in range(n):
         card = moves[i]
         s.hand[leader] ^= bit(card)

@@ -15,13 +15,14 @@ from kosolve.engine._bits cimport (
 )
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value, keeping_beta, keeps_target
 from kosolve.engine._movegen cimport (
-    MAX_MOVES, order_candidates, order_leads, order_moves, reply_candidates, representatives,
+    MAX_MOVES, lead_candidates, order_candidates, order_leads, order_moves, reply_candidates, representatives,
+    root_dominators, settled_leads, settled_replies,
 )
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._table cimport (
     Slot, Table, table_add_counts, table_allocate, table_clear, table_new_age, table_release, table_stats, table_view,
 )
-from kosolve.engine._threads cimport MAX_THREADS, fold_shared, load_int, run_threads, take
+from kosolve.engine._threads cimport MAX_THREADS, fold_shared, load_int, run_threads, store_int, take
 from kosolve.engine._tt cimport (
     TT_KEY_WORDS, TTKey, pattern_of, tt_key, tt_key_without, tt_move, tt_prefetch, tt_probe, tt_store,
 )
@@ -208,7 +209,9 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     if tt_move_card != NO_CARD:
         step = try_lead(s, tt_move_card, beta, maximizing, &best, &best_move)
     if step != CUTOFF:
-        n = order_leads(s.hand[leader], s.hand[1 - leader], NO_CARD, goal_alone(s), moves, maximizing)
+        n = order_leads(settled_leads(lead_candidates(s.hand[leader], s.hand[1 - leader], goal_alone(s)),
+                                      s.hand[leader], s.hand[1 - leader], goal_alone(s)),
+                        s.hand[leader], s.hand[1 - leader], NO_CARD, moves, maximizing)
         for i in range(n):
             if moves[i] != tt_move_card:
                 step = try_lead(s, moves[i], beta, maximizing, &best, &best_move)
@@ -252,8 +255,9 @@ cdef int search_reply(SearchState* s, int beta) noexcept nogil:
     # cache misses, not the instructions, bound the search's speed
     # (docs/benchmarks-history.md, "Waiting on memory").
     cdef bint keyed = goal == GOAL_NONE and cards > 3
-    cdef Hand candidates = reply_candidates(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led),
-                                            goal_alone(s))
+    cdef Hand legal = legal_replies(s.hand[follower], led)
+    cdef Hand candidates = settled_replies(reply_candidates(legal, s.hand[0] | s.hand[1] | bit(led), goal_alone(s)),
+                                           legal, s.hand[leader], led, goal_alone(s))
     if keyed:
         child_keys(s, candidates, keys)
     n = order_candidates(candidates, led, moves)
@@ -395,13 +399,16 @@ cdef int expand(SearchState* root, int8_t* moves, SearchState* children, int* ga
     return n
 
 
-cdef inline int root_card_value(SearchState* child, int gain, int best, bint known) noexcept nogil:
-    """A root card's value for move_values, its gain included: by bisection
-    while no card has a value (``known``), else by MTD(f) from ``best``, the
-    best value so far, which most cards only match or fall short of."""
-    if not known:
-        return gain + exact_value(child)
-    return gain + mtdf_value(child, best - gain, 0, thirds_in_play(child))
+cdef inline void bound_by_dominator(int ruler_value, int gain, bint maximizing, int* lower, int* upper) noexcept nogil:
+    """Narrow a root card's interval [lower, upper] (its value less its
+    ``gain``) by the value of the card that dominates it (_movegen.pxd,
+    "Dominated cards"), ``ruler_value`` with that card's gain: the card is
+    worth no more than it to the mover.  A card equal to the best so skips
+    the costly proof that it is no better."""
+    if maximizing:
+        upper[0] = min(upper[0], ruler_value - gain)
+    else:
+        lower[0] = max(lower[0], ruler_value - gain)
 
 
 cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
@@ -409,16 +416,30 @@ cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* chil
     """The value of each of the ``n`` children of ``root`` (after the cards
     ``moves``, which gave the declarer ``gains``), into ``values`` by card;
     the children's nodes are added to the root's: the one-thread driver of
-    ``move_values`` (the threads' is :meth:`Solver._split`)."""
+    ``move_values`` (the threads' is :meth:`Solver._split`).  The first card
+    is bisected; the others are valued by MTD(f) from the best so far, which
+    most cards only match or fall short of, within what their dominators
+    allow."""
     cdef bint maximizing = side_to_move(root.leader, root.led) == root.declarer
-    cdef int i, card, best = 0
+    cdef int8_t dominator[64]
+    cdef bint valued[64]
+    cdef int i, card, ruler, lower, upper, best = 0
+    root_dominators(root.hand, root.leader, root.led, goal_alone(root), dominator)
+    for card in range(64):
+        valued[card] = False
     for i in range(n):
         card = moves[i]
-        values[card] = root_card_value(&children[i], gains[i], best, i > 0)
         if i == 0:
+            values[card] = gains[i] + exact_value(&children[i])
             best = values[card]
         else:
+            lower, upper = 0, thirds_in_play(&children[i])
+            ruler = dominator[card]
+            if ruler != NO_CARD and valued[ruler]:
+                bound_by_dominator(values[ruler], gains[i], maximizing, &lower, &upper)
+            values[card] = gains[i] + mtdf_value(&children[i], best - gains[i], lower, upper)
             best = max(best, values[card]) if maximizing else min(best, values[card])
+        valued[card] = True
         root.nodes += children[i].nodes
 
 
@@ -446,6 +467,7 @@ cdef enum:
     ROOT_KEEPS = 2          # whether each card keeps a value (keeping_cards)
     THREADS_FROM_CARDS = 20 # below this many cards in play one thread is faster: the threads cost more than the search
     SHARED_WIDTH = 30       # the threads test the first card side by side while its interval is wider (thirds)
+    UNVALUED = -INFINITE    # a card's result while no thread has written it
 
 
 cdef struct RootWork:
@@ -469,6 +491,7 @@ cdef struct RootWork:
                             # threads help with the first card while its interval is wide (help_first)
     int lower               # the first card's value is at least this (shared while bisect) ...
     int upper               # ... and at most this
+    int8_t* dominators      # by card index: the index of the card that dominates it, or -1
 
 
 cdef inline int split_point(RootWork* work, int lower, int upper, int part) noexcept nogil:
@@ -565,6 +588,18 @@ cdef inline int better_value(SearchState* child, int best, bint known, int guess
     return mtdf_value(child, bound, lower, bound)
 
 
+cdef inline void bound_by_ruler(RootWork* work, int i, int gain, int* lower, int* upper) noexcept nogil:
+    """Narrow card ``i``'s interval by its dominator's result, once a
+    thread has written it (bound_by_dominator)."""
+    cdef int ruler = work.dominators[i]
+    cdef int ruler_value
+    if ruler < 0:
+        return
+    ruler_value = load_int(&work.results[ruler])
+    if ruler_value != UNVALUED:
+        bound_by_dominator(ruler_value, gain, work.maximizing, lower, upper)
+
+
 cdef inline int card_of_turn(RootWork* work, int turn) noexcept nogil:
     """The card the ``turn``-th take from the shared counter gets.  Valuing
     every card, the cards after the first go from the last in the order
@@ -608,15 +643,17 @@ cdef void root_part(void* shared, int part) noexcept nogil:
             work.results[i] = keeps_value(&child, work.target - gain, work.maximizing)
         else:
             lower, upper = 0, thirds_in_play(&child)
+            bound_by_ruler(work, i, gain, &lower, &upper)
             best = load_int(&work.best)
             if work.bisect:
                 best = bisect_while_unknown(work, &child, &lower, &upper, i == 0, part)
+                bound_by_ruler(work, i, gain, &lower, &upper)
             if work.kind == ROOT_MOVE_VALUES:
                 value = gain + mtdf_value(&child, best - gain, lower, upper)
             else:
                 value = gain + better_value(&child, best - gain, best != work.unknown, work.target - gain,
                                             work.maximizing, lower, upper)
-            work.results[i] = value
+            store_int(&work.results[i], value)
             fold_shared(&work.best, value, work.maximizing)
         nodes += child.nodes
     work.views[part], work.goal_views[part], work.nodes[part] = tt, goal_tt, nodes
@@ -713,15 +750,27 @@ cdef class Solver:
             return 1
         return min(self._threads, n)
 
-    cdef int _split(self, int kind, int threads, SearchState* children, int* gains, int n, bint maximizing,
-                    int target, int* results) noexcept nogil:
+    cdef int _split(self, int kind, int threads, int8_t* moves, SearchState* children, int* gains, int n,
+                    bint maximizing, int target, int* results) noexcept nogil:
         """Split the root's cards between ``threads`` threads (root_part);
         return the best value found (ROOT_KEEPS: nothing of use)."""
         cdef RootWork work
         cdef Table views[MAX_THREADS]
         cdef Table goal_views[MAX_THREADS]
         cdef uint64_t nodes[MAX_THREADS]
-        cdef int t
+        cdef int8_t dominator[64]
+        cdef int8_t index_of[64]
+        cdef int8_t dominators[MAX_MOVES]
+        cdef int t, i
+        root_dominators(self.state.hand, self.state.leader, self.state.led, goal_alone(&self.state), dominator)
+        for i in range(64):
+            index_of[i] = -1
+        for i in range(n):
+            index_of[moves[i]] = <int8_t>i
+        for i in range(n):
+            dominators[i] = index_of[dominator[moves[i]]] if dominator[moves[i]] != NO_CARD else -1
+            results[i] = UNVALUED
+        work.dominators = dominators
         work.kind, work.n, work.children, work.gains, work.results = kind, n, children, gains, results
         work.maximizing, work.target, work.threads = maximizing, target, threads
         work.tt, work.goal_tt, work.views, work.goal_views, work.nodes = &self.tt, &self.goal_tt, views, goal_views, nodes
@@ -752,7 +801,7 @@ cdef class Solver:
             n = expand(&self.state, moves, children, gains, statuses)
             threads = self._split_threads(n)
             if threads > 1:
-                return self._split(ROOT_VALUE, threads, children, gains, n, maximizing, guess, results)
+                return self._split(ROOT_VALUE, threads, moves, children, gains, n, maximizing, guess, results)
         if guess < 0:
             return exact_value(&self.state)
         return mtdf_value(&self.state, guess, 0, thirds_in_play(&self.state))
@@ -791,7 +840,7 @@ cdef class Solver:
             n = expand(&self.state, moves, children, gains, statuses)
             threads = self._split_threads(n)
             if threads > 1:
-                self._split(ROOT_KEEPS, threads, children, gains, n, maximizing, value, results)
+                self._split(ROOT_KEEPS, threads, moves, children, gains, n, maximizing, value, results)
                 for i in range(n):
                     keeps[moves[i]] = results[i]
             else:
@@ -821,7 +870,7 @@ cdef class Solver:
             n = expand(&self.state, moves, children, gains, statuses)
             threads = self._split_threads(n)
             if threads > 1:
-                self._split(ROOT_MOVE_VALUES, threads, children, gains, n, maximizing, -1, results)
+                self._split(ROOT_MOVE_VALUES, threads, moves, children, gains, n, maximizing, -1, results)
                 for i in range(n):
                     values[moves[i]] = results[i]
             else:

@@ -11,10 +11,13 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 from libc.string cimport memcpy
 
 from kosolve.engine._bits cimport (
-    NO_CARD, Hand, card_value, gather_bits, legal_replies, pile_thirds, reply_wins, scatter_bits, soft_gather_bits,
+    NO_CARD, Hand, bit, card_value, gather_bits, legal_replies, pile_thirds, reply_wins, scatter_bits, soft_gather_bits,
     soft_scatter_bits, winning_replies,
 )
-from kosolve.engine._movegen cimport MAX_MOVES, order_leads, order_replies, representatives
+from kosolve.engine._movegen cimport (
+    MAX_MOVES, lead_candidates, order_leads, order_replies, reply_candidates, representatives, settled_leads,
+    settled_replies, write_moves,
+)
 from kosolve.engine._score cimport (
     LEAVES, SCORE_KEY_WORDS, STEPS, Frame, ScoreKey, ScoreSolver, ScoreState, bird_state, by_thirds, frame_of,
     leaf_score, score_key,
@@ -58,8 +61,24 @@ def _py_representatives(Hand candidates, Hand in_play, Hand alone=0):
 
 def _py_order_leads(Hand own, Hand opponent, int first=NO_CARD, bint declarer=True):
     cdef int8_t moves[MAX_MOVES]
-    cdef int n = order_leads(own, opponent, first, 0, moves, declarer)
+    cdef int n = order_leads(lead_candidates(own, opponent, 0), own, opponent, first, moves, declarer)
     return [moves[i] for i in range(n)]
+
+
+def _py_settled_leads(Hand own, Hand opponent, Hand alone=0):
+    """The leads the search tries below the root, lowest first."""
+    cdef int8_t moves[MAX_MOVES]
+    cdef int n = write_moves(settled_leads(lead_candidates(own, opponent, alone), own, opponent, alone), moves)
+    return [moves[i] for i in range(n)]
+
+
+def _py_settled_replies(Hand own, Hand leader_hand, int led, Hand alone=0):
+    """The replies the search tries below the root, lowest first."""
+    cdef int8_t moves[MAX_MOVES]
+    cdef Hand legal = legal_replies(own, led)
+    cdef Hand kept = settled_replies(reply_candidates(legal, own | leader_hand | bit(led), alone), legal, leader_hand,
+                                     led, alone)
+    return [moves[i] for i in range(write_moves(kept, moves))]
 
 
 def _py_order_replies(Hand legal, Hand in_play, int led):

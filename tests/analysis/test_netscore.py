@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import pytest
 from support import fast_first
+from support.games import late_deal
 
 from kosolve.analysis.netscore import _history, _leaf_table, net_score
 from kosolve.analysis.scoring import settle
@@ -24,7 +25,6 @@ from kosolve.engine._testing import _py_root_key
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
     ANNOUNCEMENTS,
-    BIRD_NAMES,
     DECLARER_ANNOUNCEMENTS,
     PANZER_THIRDS,
     Announcement,
@@ -76,20 +76,6 @@ def random_announcements(rng: random.Random, deal: Deal, rules: Rules) -> tuple[
         announced.append(Announcement(by, name, when, kontra=rules.kontra and rng.random() < 0.3))
     check_announcements(announced, deal.contract, deal.declarer, rules)
     return tuple(announced)
-
-
-def late_deal(rng: random.Random, tricks_left: int) -> Deal:
-    """A whole deal with announcements, played at random down to
-    ``tricks_left`` tricks."""
-    deal = deal_game(rng)
-    options = [*BIRD_NAMES, "valat", "absolut"]
-    when = None if deal.contract == "solo" else rng.choice(["before", "after"])
-    announced = tuple(Announcement(deal.declarer, what, when) for what in rng.sample(options, rng.randint(0, 2)))
-    deal = replace(deal, announcements=announced)
-    position = deal.position()
-    while position.hands[0].bit_count() > tricks_left or position.trick:
-        position.push(rng.choice(list(position.legal_moves)))
-    return replace(deal, play=tuple(position.move_stack))
 
 
 def replies(hand: int, led: int) -> list[int]:

@@ -11,7 +11,7 @@ import random
 
 import pytest
 from support import fast_first
-from test_netscore import late_deal
+from support.games import late_deal
 
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.report import Analyser
