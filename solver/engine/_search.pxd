@@ -6,6 +6,7 @@
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve.engine._bits cimport NO_CARD, Hand
+from kosolve.engine._lookalike cimport LookAlikeTable
 from kosolve.engine._table cimport Table
 
 
@@ -28,6 +29,7 @@ cdef struct SearchState:
     int goal_cards              # GOAL_BIRD: cards in each hand when the bird's trick starts (17 - trick number)
     bint goal_points            # whether thirds count beside the goal (a bird or Valat with the game)
     Table* goal_tt              # the table of goal searches: valid for one goal query only
+    LookAlikeTable* lookalike   # this thread's bounds for look-alike positions (_lookalike.pxd); NULL for none
 
 
 cdef inline void init_search_state(SearchState* s, Hand forehand, Hand dealer, int leader, int led, int declarer,
@@ -41,6 +43,7 @@ cdef inline void init_search_state(SearchState* s, Hand forehand, Hand dealer, i
     s.leader, s.led, s.declarer = leader, led, declarer
     s.nodes = 0
     s.tt, s.goal_tt = tt, goal_tt
+    s.lookalike = NULL
     set_search_goal(s, GOAL_NONE, NO_CARD, 0, False)
 
 

@@ -18,6 +18,10 @@ from kosolve.engine._movegen cimport (
     MAX_MOVES, lead_candidates, order_candidates, order_leads, order_moves, reply_candidates, representatives,
     root_dominators, settled_leads, settled_replies,
 )
+from kosolve.engine._lookalike cimport (
+    LOOKALIKE_FROM_CARDS, LOOKALIKE_TO_CARDS, LookAlikeEntry, LookAlikeTable, lookalike_allocate, lookalike_bound,
+    lookalike_clear, lookalike_key, lookalike_release, lookalike_slot, lookalike_store,
+)
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._table cimport (
     Slot, Table, table_add_counts, table_allocate, table_clear, table_new_age, table_release, table_stats, table_view,
@@ -170,6 +174,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     cdef TTKey own_key
     cdef Slot* entry
     cdef Table* table = s.tt
+    cdef LookAlikeEntry* look = NULL
+    cdef uint64_t look_key = 0, pattern = 0
     if not in_play:
         return 0
     if s.goal != GOAL_NONE:
@@ -204,6 +210,13 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
         if entry.upper < beta:
             return entry.upper
         tt_move_card = tt_move(key, entry)
+    # A look-alike's bound, where the position's own entry leaves the window open.
+    if s.lookalike != NULL and s.goal == GOAL_NONE and LOOKALIKE_FROM_CARDS <= popcount(forehand) <= LOOKALIKE_TO_CARDS:
+        pattern = (key.key >> 32) | (<uint64_t>(key.tag & 0xF) << 32)
+        look_key = lookalike_key(forehand, in_play, leader, s.declarer)
+        look = lookalike_slot(s.lookalike, look_key)
+        if lookalike_bound(look, look_key, pattern, beta, &bound):
+            return bound
     # The table's lead is tried before the others are scored: it often
     # decides the node alone.
     if tt_move_card != NO_CARD:
@@ -219,6 +232,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
                     break
     # Only a cutoff says which lead to try first next time.
     tt_store(table, key, best, beta, best_move if step == CUTOFF else NO_CARD)
+    if look != NULL:
+        lookalike_store(look, look_key, pattern, best, beta, pile_thirds(in_play))
     return best
 
 
@@ -483,6 +498,7 @@ cdef struct RootWork:
     Table* goal_tt
     Table* views            # what each thread's table views counted, written when it is done
     Table* goal_views
+    LookAlikeTable* lookalikes  # each thread's look-alike table, by part
     uint64_t* nodes         # the nodes each thread searched, likewise
     int next                # the next card to take (shared)
     int best                # the best value so far (shared); ``unknown`` until a card has one
@@ -629,7 +645,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
     cdef int i, best, value, gain, lower, upper
     if part > 0 and work.bisect:
         child = work.children[0]
-        child.tt, child.goal_tt = &tt, &goal_tt
+        child.tt, child.goal_tt, child.lookalike = &tt, &goal_tt, &work.lookalikes[part]
         help_first(work, &child, part)
         nodes += child.nodes
     while True:
@@ -637,7 +653,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
         if i >= work.n:
             break
         child = work.children[i]
-        child.tt, child.goal_tt = &tt, &goal_tt
+        child.tt, child.goal_tt, child.lookalike = &tt, &goal_tt, &work.lookalikes[part]
         gain = work.gains[i]
         if work.kind == ROOT_KEEPS:
             work.results[i] = keeps_value(&child, work.target - gain, work.maximizing)
@@ -677,6 +693,7 @@ cdef class Solver:
 
     cdef Table tt
     cdef Table goal_tt
+    cdef LookAlikeTable lookalikes[MAX_THREADS]  # one a thread, allocated as the thread count asks
     cdef SearchState state          # the query's; each query counts its nodes from zero
     cdef uint64_t earlier_nodes     # the nodes of the queries before it
     cdef readonly double tt_mb
@@ -699,6 +716,8 @@ cdef class Solver:
     def __dealloc__(self):
         table_release(&self.tt)
         table_release(&self.goal_tt)
+        for i in range(MAX_THREADS):
+            lookalike_release(&self.lookalikes[i])
 
     cdef void _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led) except *:
         problem = position_problem(forehand, dealer, leader, declarer, led)
@@ -706,6 +725,7 @@ cdef class Solver:
             raise SearchInputError(problem)
         self.earlier_nodes += self.state.nodes
         init_search_state(&self.state, forehand, dealer, leader, led, declarer, &self.tt, &self.goal_tt)
+        self.state.lookalike = &self.lookalikes[0]
         table_new_age(&self.tt)
 
     cdef int _set_goal(self, Hand forehand, Hand dealer, int leader, int owner, int led, int goal, int bird,
@@ -741,6 +761,8 @@ cdef class Solver:
     def threads(self, int threads):
         if not 1 <= threads <= MAX_THREADS:
             raise SearchInputError(f"a solver runs 1 to {MAX_THREADS} threads, not {threads}")
+        for i in range(threads):
+            lookalike_allocate(&self.lookalikes[i])
         self._threads = threads
 
     cdef int _split_threads(self, int n) noexcept nogil:
@@ -774,6 +796,7 @@ cdef class Solver:
         work.kind, work.n, work.children, work.gains, work.results = kind, n, children, gains, results
         work.maximizing, work.target, work.threads = maximizing, target, threads
         work.tt, work.goal_tt, work.views, work.goal_views, work.nodes = &self.tt, &self.goal_tt, views, goal_views, nodes
+        work.lookalikes = self.lookalikes
         work.unknown = -INFINITE if maximizing else INFINITE
         work.best = work.unknown
         work.next = 0
@@ -807,8 +830,10 @@ cdef class Solver:
         return mtdf_value(&self.state, guess, 0, thirds_in_play(&self.state))
 
     def clear(self):
-        """Empty the transposition table."""
+        """Empty the transposition table (and the look-alike tables)."""
         table_clear(&self.tt)
+        for i in range(self._threads):
+            lookalike_clear(&self.lookalikes[i])
 
     def value(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, int guess=-1):
         """The declarer's future thirds with best play by both sides.  A

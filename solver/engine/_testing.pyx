@@ -14,6 +14,10 @@ from kosolve.engine._bits cimport (
     NO_CARD, Hand, bit, card_value, gather_bits, legal_replies, pile_thirds, reply_wins, scatter_bits, soft_gather_bits,
     soft_scatter_bits, winning_replies,
 )
+from kosolve.engine._lookalike cimport (
+    LookAlikeEntry, LookAlikeTable, lookalike_allocate, lookalike_bound, lookalike_key, lookalike_release,
+    lookalike_slot, lookalike_store,
+)
 from kosolve.engine._movegen cimport (
     MAX_MOVES, lead_candidates, order_leads, order_replies, reply_candidates, representatives, settled_leads,
     settled_replies, write_moves,
@@ -85,6 +89,34 @@ def _py_order_replies(Hand legal, Hand in_play, int led):
     cdef int8_t moves[MAX_MOVES]
     cdef int n = order_replies(legal, in_play, led, 0, moves)
     return [moves[i] for i in range(n)]
+
+
+def _py_lookalike_bounds(Hand stored_forehand, Hand stored_dealer, Hand forehand, Hand dealer, int lower, int upper):
+    """The bounds a look-alike table holding [lower, upper] for the stored
+    position gives the other (both led by the forehand, declared by him),
+    or None when the two do not look alike: (shifted lower, shifted upper)."""
+    cdef LookAlikeTable table
+    cdef LookAlikeEntry* entry
+    cdef Hand stored_in_play = stored_forehand | stored_dealer, in_play = forehand | dealer
+    cdef uint64_t stored_key = lookalike_key(stored_forehand, stored_in_play, 0, 0)
+    cdef uint64_t key = lookalike_key(forehand, in_play, 0, 0)
+    cdef int bound
+    if stored_key != key:
+        return None
+    table.entries = NULL
+    lookalike_allocate(&table)
+    entry = lookalike_slot(&table, stored_key)
+    lookalike_store(entry, stored_key, pattern_of(stored_in_play), lower, lower, pile_thirds(stored_in_play))
+    lookalike_store(entry, stored_key, pattern_of(stored_in_play), upper, upper + 1, pile_thirds(stored_in_play))
+    try:
+        # The least beta the lower bound decides, and the greatest the upper does.
+        shifted_lower = max(beta for beta in range(-700, 700) if lookalike_bound(entry, key, pattern_of(in_play), beta,
+                                                                                  &bound) and bound >= beta)
+        shifted_upper = min(beta for beta in range(-700, 700) if lookalike_bound(entry, key, pattern_of(in_play),
+                                                                                  beta + 1, &bound) and bound <= beta)
+        return shifted_lower, shifted_upper
+    finally:
+        lookalike_release(&table)
 
 
 def _py_gather_bits(Hand x, Hand mask):

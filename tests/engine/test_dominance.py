@@ -112,10 +112,7 @@ def test_the_kept_cards_follow_the_definition() -> None:
         own, opponent = set(cards[:half]), set(cards[half:])
         birds = {"I", "II", "III", "IV"} & own
         alone = set(rng.sample(sorted(birds), 1)) if birds and rng.random() < 0.3 else set()
-        if led is None:
-            got = set(kept_leads(own, opponent, alone))
-        else:
-            got = set(kept_replies(own, opponent, led, alone))
+        got = set(kept_leads(own, opponent, alone)) if led is None else set(kept_replies(own, opponent, led, alone))
         assert got == expected_kept(own, opponent, led, alone), (sorted(own), sorted(opponent), led, sorted(alone))
 
 
@@ -138,10 +135,7 @@ def test_no_dropped_card_is_better_than_the_one_kept() -> None:
         ending = random_ending(rng, rng.randint(2, 5), style=("runs", "suits", "tarocks", "plain")[index % 4])
         own, opponent, mover = mover_of(ending)
         values = reference.reference_move_values(*ending.reference_args())
-        if ending.led is None:
-            kept = kept_leads(own, opponent)
-        else:
-            kept = kept_replies(own, opponent, ending.led)
+        kept = kept_leads(own, opponent) if ending.led is None else kept_replies(own, opponent, ending.led)
         sign = 1 if mover == ending.declarer else -1
         assert set(kept) <= set(values)
         assert max(sign * values[c] for c in kept) == max(sign * v for v in values.values()), ending
