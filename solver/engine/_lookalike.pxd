@@ -40,9 +40,9 @@ from kosolve.engine._bits cimport TAROCKS, Hand, gather_bits, lowest_card, popco
 
 
 cdef enum:
-    LOOKALIKE_BITS = 15         # 32,768 entries, 512 KB a thread: the size that paid best (benchmarks-history.md)
+    LOOKALIKE_BITS = 15         # 32,768 entries, 512 KB a thread: the size that paid best (benchmarks-history.md, "Speed III")
     LOOKALIKE_FROM_CARDS = 5    # the search uses the table at trick boundaries with 5 ...
-    LOOKALIKE_TO_CARDS = 13     # ... to 11 cards a hand: below, the table (_tt.pxd) answers; above, look-alikes are rare
+    LOOKALIKE_TO_CARDS = 13     # ... to 13 cards a hand (measured: benchmarks-history.md, "Speed III")
 
 
 cdef struct LookAlikeEntry:
