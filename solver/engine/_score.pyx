@@ -72,7 +72,10 @@ from kosolve.engine._bits cimport (
     reply_wins, side_to_move, trick_thirds,
 )
 from kosolve.engine._alphabeta cimport CUTOFF, INFINITE, NO_GAIN, fold_value
-from kosolve.engine._movegen cimport MAX_MOVES, lead_candidates, order_leads, order_moves, order_replies
+from kosolve.engine._movegen cimport (
+    MAX_MOVES, lead_candidates, order_candidates, order_leads, order_moves, reply_candidates, settled_leads,
+    settled_replies,
+)
 from kosolve.engine._position cimport position_problem
 from kosolve.engine._search cimport GOAL_BIRD, SearchState, init_search_state, search, set_search_goal
 from kosolve.engine._table cimport (
@@ -389,6 +392,7 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     cdef int best_move = NO_CARD, tt_move = NO_CARD
     cdef int n, i, card, value, step, bound, in_play_thirds, depth
     cdef Hand in_play = s.hand[0] | s.hand[1]
+    cdef Hand kept
     cdef int8_t moves[MAX_MOVES]
     cdef ScoreKey key
     cdef Slot found
@@ -421,8 +425,13 @@ cdef int score_lead(ScoreState* s, int beta) noexcept nogil:
     if s.framed and frame_test(s, frame, beta, in_play_thirds, &bound) != UNDECIDED:
         store_result(s, &key, thirds_entry, depth, bound, beta, NO_MOVE)
         return bound
-    n = order_leads(lead_candidates(s.hand[leader], s.hand[1 - leader], BIRD_CARDS), s.hand[leader], s.hand[1 - leader],
-                    tt_move, moves, maximizing)
+    kept = lead_candidates(s.hand[leader], s.hand[1 - leader], BIRD_CARDS)
+    if s.monotone:
+        # Dominated leads (_movegen.pxd) may go: the birds stay alone, and the
+        # score, never falling as the declarer's thirds grow, favours the
+        # card kept as the thirds do.
+        kept = settled_leads(kept, s.hand[leader], s.hand[1 - leader], BIRD_CARDS)
+    n = order_leads(kept, s.hand[leader], s.hand[1 - leader], tt_move, moves, maximizing)
     for i in range(n):
         card = moves[i]
         s.hand[leader] ^= bit(card)
@@ -449,8 +458,11 @@ cdef int score_reply(ScoreState* s, int beta) noexcept nogil:
     cdef int best = -INFINITE if maximizing else INFINITE
     cdef int n, i, card, value, winner, thirds = s.thirds, birds = s.birds, valat = s.valat
     cdef int8_t moves[MAX_MOVES]
-    n = order_replies(legal_replies(s.hand[follower], led), s.hand[0] | s.hand[1] | bit(led), led, BIRD_CARDS,
-                      moves)
+    cdef Hand legal = legal_replies(s.hand[follower], led)
+    cdef Hand kept = reply_candidates(legal, s.hand[0] | s.hand[1] | bit(led), BIRD_CARDS)
+    if s.monotone:
+        kept = settled_replies(kept, legal, s.hand[leader], led, BIRD_CARDS)
+    n = order_candidates(kept, led, moves)
     for i in range(n):
         card = moves[i]
         winner = follower if reply_wins(led, card) else leader
