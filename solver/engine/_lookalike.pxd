@@ -15,43 +15,51 @@
 # lets one position's proof serve the positions that differ from it only in
 # which counting cards are in play.
 #
-# One table a search thread (never shared, so no entry can tear), direct-
-# mapped, 16-byte entries:
+# One table for all the threads of a solver, direct-mapped, 16-byte
+# entries of two 64-bit words:
 #
 #   offset  size  field
-#        0     8  key      holder (bits 0..31: the forehand holds the i-th card in play) | cards in
-#                          play of each suit (4 bits each, bits 32..47) and of the tarocks (5 bits,
-#                          48..52) | leader << 53 | declarer << 54 | 1 << 55 (a used entry)
-#        8     4  pattern  bits 0..31 of the stored position's pattern (_tt.pxd: its counting cards
-#                          and its pips of each suit, the number of tarocks II..XX)
-#       12     1           pattern bits 32..35
-#       13     1  lower    lower bound on the declarer's future thirds
-#       14     1  upper    upper bound
-#       15     1           unused
+#        0     8  the key XOR the data word: holder (bits 0..31: the forehand holds the i-th
+#                 card in play) | cards in play of each suit (4 bits each, bits 32..47) and of
+#                 the tarocks (5 bits, 48..52) | leader << 53 | declarer << 54 | 1 << 55 (so
+#                 that an empty entry, all zero, matches no key)
+#        8     8  data: the stored position's pattern (bits 0..35; _tt.pxd: its counting
+#                 cards, its pips of each suit, its number of tarocks II..XX) | lower bound on
+#                 the declarer's future thirds << 36 | upper bound << 44
+#
+# Threads read and write each word whole (_table.pxd's load64 and store64);
+# the first word is the key XOR the data, so a probe that sees the words of
+# two stores takes the entry for another position's, a miss (the main
+# table's way: _table.pxd).  A store is a read, a merge and a write, so two
+# threads storing at once may lose one's bound: never an answer, since
+# every bound stored is true of its position.
 #
 # A new position replaces the entry of its slot.  The search calls only
 # lookalike_key, lookalike_slot, lookalike_bound and lookalike_store.
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from kosolve.engine._bits cimport TAROCKS, Hand, gather_bits, lowest_card, popcount
+from kosolve.engine._table cimport load64, store64
+
+
+cdef extern from *:
+    """
+    #define KOSOLVE_PATTERN_MASK 0xFFFFFFFFFULL
+    """
+    const uint64_t PATTERN_MASK "KOSOLVE_PATTERN_MASK"
 
 
 cdef enum:
-    LOOKALIKE_BITS = 15         # 32,768 entries, 512 KB a thread: the size that paid best (benchmarks-history.md, "Speed III")
+    LOOKALIKE_BITS = 15         # 32,768 entries, 512 KB: the size that paid best (benchmarks-history.md, "Speed III")
     LOOKALIKE_FROM_CARDS = 5    # the search uses the table at trick boundaries with 5 ...
     LOOKALIKE_TO_CARDS = 13     # ... to 13 cards a hand (measured: benchmarks-history.md, "Speed III")
 
 
 cdef struct LookAlikeEntry:
-    uint64_t key
-    uint32_t pattern_low
-    uint8_t pattern_high
-    uint8_t lower
-    uint8_t upper
-    uint8_t unused
+    uint64_t words[2]           # key XOR data, data: pattern | lower << 36 | upper << 44
 
 
 cdef struct LookAlikeTable:
@@ -133,12 +141,14 @@ cdef inline bint lookalike_bound(LookAlikeEntry* entry, uint64_t key, uint64_t p
     """Whether the entry, a look-alike's (or the position's own), decides the
     null window ``beta`` for the position of ``key`` and ``pattern``; if so
     ``bound`` is the shifted bound, fail-soft."""
+    cdef uint64_t data = load64(&entry.words[1])
     cdef uint64_t stored
-    cdef int up = 0, down = 0, suit, tarocks
+    cdef int up = 0, down = 0, suit, tarocks, lower, upper
     cdef uint32_t fives_stored, fives_now
-    if entry.key != key:
+    if load64(&entry.words[0]) ^ data != key:
         return False
-    stored = entry.pattern_low | (<uint64_t>entry.pattern_high << 32)
+    stored = data & PATTERN_MASK
+    lower, upper = (data >> 36) & 0xFF, (data >> 44) & 0xFF
     if stored != pattern:
         for suit in range(4):
             suit_shift(stored, pattern, suit, &up, &down)
@@ -146,11 +156,11 @@ cdef inline bint lookalike_bound(LookAlikeEntry* entry, uint64_t key, uint64_t p
         fives_stored, fives_now = tarock_fives(stored, tarocks), tarock_fives(pattern, tarocks)
         up += 4 * popcount(fives_now & ~fives_stored)
         down += 4 * popcount(fives_stored & ~fives_now)
-    if entry.lower - 3 * down >= beta:
-        bound[0] = entry.lower - 3 * down
+    if lower - 3 * down >= beta:
+        bound[0] = lower - 3 * down
         return True
-    if entry.upper + 3 * up < beta:
-        bound[0] = entry.upper + 3 * up
+    if upper + 3 * up < beta:
+        bound[0] = upper + 3 * up
         return True
     return False
 
@@ -160,13 +170,14 @@ cdef inline void lookalike_store(LookAlikeEntry* entry, uint64_t key, uint64_t p
     """Record a fail-soft result of the position of ``key`` and ``pattern``
     (``thirds`` in play): a bound already known for it is kept, a look-alike's
     entry replaced."""
-    cdef uint32_t pattern_low = <uint32_t>pattern
-    cdef uint8_t pattern_high = <uint8_t>(pattern >> 32)
-    if entry.key != key or entry.pattern_low != pattern_low or entry.pattern_high != pattern_high:
-        entry.key, entry.pattern_low, entry.pattern_high = key, pattern_low, pattern_high
-        entry.lower, entry.upper = 0, <uint8_t>thirds
+    cdef uint64_t data = load64(&entry.words[1])
+    cdef int lower = 0, upper = thirds
+    if load64(&entry.words[0]) ^ data == key and data & PATTERN_MASK == pattern:
+        lower, upper = (data >> 36) & 0xFF, (data >> 44) & 0xFF
     if value >= beta:
-        if value > entry.lower:
-            entry.lower = <uint8_t>value
-    elif value < entry.upper:
-        entry.upper = <uint8_t>value
+        lower = max(lower, value)
+    else:
+        upper = min(upper, value)
+    data = pattern | <uint64_t>lower << 36 | <uint64_t>upper << 44
+    store64(&entry.words[0], key ^ data)
+    store64(&entry.words[1], data)

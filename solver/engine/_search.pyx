@@ -498,7 +498,7 @@ cdef struct RootWork:
     Table* goal_tt
     Table* views            # what each thread's table views counted, written when it is done
     Table* goal_views
-    LookAlikeTable* lookalikes  # each thread's look-alike table, by part
+    LookAlikeTable* lookalike   # the look-alike table the threads share
     uint64_t* nodes         # the nodes each thread searched, likewise
     int next                # the next card to take (shared)
     int best                # the best value so far (shared); ``unknown`` until a card has one
@@ -645,7 +645,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
     cdef int i, best, value, gain, lower, upper
     if part > 0 and work.bisect:
         child = work.children[0]
-        child.tt, child.goal_tt, child.lookalike = &tt, &goal_tt, &work.lookalikes[part]
+        child.tt, child.goal_tt, child.lookalike = &tt, &goal_tt, work.lookalike
         help_first(work, &child, part)
         nodes += child.nodes
     while True:
@@ -653,7 +653,7 @@ cdef void root_part(void* shared, int part) noexcept nogil:
         if i >= work.n:
             break
         child = work.children[i]
-        child.tt, child.goal_tt, child.lookalike = &tt, &goal_tt, &work.lookalikes[part]
+        child.tt, child.goal_tt, child.lookalike = &tt, &goal_tt, work.lookalike
         gain = work.gains[i]
         if work.kind == ROOT_KEEPS:
             work.results[i] = keeps_value(&child, work.target - gain, work.maximizing)
@@ -693,7 +693,7 @@ cdef class Solver:
 
     cdef Table tt
     cdef Table goal_tt
-    cdef LookAlikeTable lookalikes[MAX_THREADS]  # one a thread, allocated as the thread count asks
+    cdef LookAlikeTable lookalike   # bounds for look-alike positions, which the threads share
     cdef SearchState state          # the query's; each query counts its nodes from zero
     cdef uint64_t earlier_nodes     # the nodes of the queries before it
     cdef readonly double tt_mb
@@ -711,13 +711,13 @@ cdef class Solver:
         self.goal_tt_mb = min(tt_mb, GOAL_TT_MB) if goal_tt_mb is None else goal_tt_mb
         table_allocate(&self.tt, tt_mb, TT_KEY_WORDS, False)
         table_allocate(&self.goal_tt, self.goal_tt_mb, TT_KEY_WORDS, True)
+        lookalike_allocate(&self.lookalike)
         self.tt_mb = tt_mb
 
     def __dealloc__(self):
         table_release(&self.tt)
         table_release(&self.goal_tt)
-        for i in range(MAX_THREADS):
-            lookalike_release(&self.lookalikes[i])
+        lookalike_release(&self.lookalike)
 
     cdef void _set(self, Hand forehand, Hand dealer, int leader, int declarer, int led) except *:
         problem = position_problem(forehand, dealer, leader, declarer, led)
@@ -725,7 +725,7 @@ cdef class Solver:
             raise SearchInputError(problem)
         self.earlier_nodes += self.state.nodes
         init_search_state(&self.state, forehand, dealer, leader, led, declarer, &self.tt, &self.goal_tt)
-        self.state.lookalike = &self.lookalikes[0]
+        self.state.lookalike = &self.lookalike
         table_new_age(&self.tt)
 
     cdef int _set_goal(self, Hand forehand, Hand dealer, int leader, int owner, int led, int goal, int bird,
@@ -761,8 +761,6 @@ cdef class Solver:
     def threads(self, int threads):
         if not 1 <= threads <= MAX_THREADS:
             raise SearchInputError(f"a solver runs 1 to {MAX_THREADS} threads, not {threads}")
-        for i in range(threads):
-            lookalike_allocate(&self.lookalikes[i])
         self._threads = threads
 
     cdef int _split_threads(self, int n) noexcept nogil:
@@ -796,7 +794,7 @@ cdef class Solver:
         work.kind, work.n, work.children, work.gains, work.results = kind, n, children, gains, results
         work.maximizing, work.target, work.threads = maximizing, target, threads
         work.tt, work.goal_tt, work.views, work.goal_views, work.nodes = &self.tt, &self.goal_tt, views, goal_views, nodes
-        work.lookalikes = self.lookalikes
+        work.lookalike = &self.lookalike
         work.unknown = -INFINITE if maximizing else INFINITE
         work.best = work.unknown
         work.next = 0
@@ -832,8 +830,7 @@ cdef class Solver:
     def clear(self):
         """Empty the transposition table (and the look-alike tables)."""
         table_clear(&self.tt)
-        for i in range(self._threads):
-            lookalike_clear(&self.lookalikes[i])
+        lookalike_clear(&self.lookalike)
 
     def value(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, int guess=-1):
         """The declarer's future thirds with best play by both sides.  A
