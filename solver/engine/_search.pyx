@@ -176,6 +176,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     cdef Table* table = s.tt
     cdef LookAlikeEntry* look = NULL
     cdef uint64_t look_key = 0, pattern = 0
+    cdef Hand own, other, alone
+    cdef int cards
     if not in_play:
         return 0
     if s.goal != GOAL_NONE:
@@ -211,7 +213,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
             return entry.upper
         tt_move_card = tt_move(key, entry)
     # A look-alike's bound, where the position's own entry leaves the window open.
-    if s.lookalike != NULL and s.goal == GOAL_NONE and LOOKALIKE_FROM_CARDS <= popcount(forehand) <= LOOKALIKE_TO_CARDS:
+    cards = popcount(forehand)
+    if s.lookalike != NULL and s.goal == GOAL_NONE and LOOKALIKE_FROM_CARDS <= cards <= LOOKALIKE_TO_CARDS:
         pattern = (key.key >> 32) | (<uint64_t>(key.tag & 0xF) << 32)
         look_key = lookalike_key(forehand, in_play, leader, s.declarer)
         look = lookalike_slot(s.lookalike, look_key)
@@ -222,9 +225,9 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     if tt_move_card != NO_CARD:
         step = try_lead(s, tt_move_card, beta, maximizing, &best, &best_move)
     if step != CUTOFF:
-        n = order_leads(settled_leads(lead_candidates(s.hand[leader], s.hand[1 - leader], goal_alone(s)),
-                                      s.hand[leader], s.hand[1 - leader], goal_alone(s)),
-                        s.hand[leader], s.hand[1 - leader], NO_CARD, moves, maximizing)
+        own, other, alone = s.hand[leader], s.hand[1 - leader], goal_alone(s)
+        n = order_leads(settled_leads(lead_candidates(own, other, alone), own, other, alone), own, other, NO_CARD,
+                        moves, maximizing)
         for i in range(n):
             if moves[i] != tt_move_card:
                 step = try_lead(s, moves[i], beta, maximizing, &best, &best_move)

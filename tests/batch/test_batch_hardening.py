@@ -21,7 +21,7 @@ from typing import Final
 
 import pytest
 from click.testing import CliRunner, Result
-from support import EXAMPLES
+from support import EXAMPLES, interruptible
 from support.batches import by_key, records, sha256, write_deals
 
 import kosolve.batch.source
@@ -102,6 +102,7 @@ def running(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list[int]
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=interruptible,
     ) as process:
         try:
             deadline = time.monotonic() + SECONDS

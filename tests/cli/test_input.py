@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import pytest
 from click.testing import Result
-from support import EXAMPLES
+from support import EXAMPLES, interruptible
 from support.cli import run
 from support.deal_files import ENDING, ending, error_of, one_line
 
@@ -439,7 +439,12 @@ def test_a_real_interrupt_exits_130() -> None:
     # test never closes: the SIGINT finds it blocked in that read.
     code = "import sys, kosolve.cli.main as m; print('ready', flush=True); m.main(['-q', '-'])"
     child = subprocess.Popen(
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert child.stdout is not None and child.stdout.readline() == "ready\n"

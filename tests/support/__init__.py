@@ -6,6 +6,7 @@ imports ``support.views`` wherever it sits."""
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
@@ -16,6 +17,14 @@ ROOT: Final = Path(__file__).resolve().parent.parent.parent
 """The repository."""
 EXAMPLES: Final = ROOT / "examples"
 DOCS: Final = ROOT / "docs"
+
+
+def interruptible() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)``: the child takes SIGINT as
+    Ctrl-C even when the tests run where it is ignored (a shell's
+    background job ignores it, and a child inherits that, so Python would
+    not turn it into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def without_stats(value: Any) -> Any:

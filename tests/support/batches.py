@@ -17,7 +17,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from kosolve.cli.main import cli
-from support import without_stats
+from support import interruptible, without_stats
 
 
 def write_deals(path: Path, seed: int, count: int, *extra: str) -> list[str]:
@@ -62,6 +62,7 @@ def kill_midway(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        preexec_fn=interruptible,
     )
     deadline = time.monotonic() + timeout
     try:
