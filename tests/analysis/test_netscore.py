@@ -25,6 +25,7 @@ from kosolve.engine._testing import _py_root_key
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
     ANNOUNCEMENTS,
+    BIRD_NAMES,
     DECLARER_ANNOUNCEMENTS,
     PANZER_THIRDS,
     Announcement,
@@ -125,6 +126,35 @@ def test_net_score_agrees_with_settling_every_ending(seed: int) -> None:
     assert result.score == brute_force(deal, deal.position(), rules)
     finished = replace(deal, play=deal.play + result.line)
     assert settle(finished, rules).totals[deal.declarer] == result.score
+
+
+def bird_beside_a_neighbour(deal: Deal) -> bool:
+    """Whether a hand holds a bird (I to IV) and the next tarock in play
+    above or below it: the pair that the score search's dominated cards
+    would join if the birds did not stay alone."""
+    hands = deal.position().hands
+    in_play = [card for card in range(32, 54) if (hands[0] | hands[1]) >> card & 1]
+    return any(
+        low < BIRD_CARD + 4 and any(hand >> low & 1 and hand >> high & 1 for hand in hands)
+        for low, high in itertools.pairwise(in_play)
+    )
+
+
+@pytest.mark.parametrize("count", [12, pytest.param(40, marks=pytest.mark.slow)])
+def test_birds_beside_their_neighbours_keep_the_score(count: int) -> None:
+    """Endings with a bird announced and a bird touching another tarock of
+    the same hand: the score search, which drops dominated cards where the
+    scores never fall as the thirds grow, agrees with settling every
+    ending."""
+    rng = random.Random(77 + count)
+    checked = 0
+    while checked < count:
+        rules = RULE_SETS[checked % 2]
+        deal = random_ending(rng, rules)
+        if not any(a.what in BIRD_NAMES for a in deal.announcements) or not bird_beside_a_neighbour(deal):
+            continue
+        assert net_score(deal, rules=rules).score == brute_force(deal, deal.position(), rules), deal
+        checked += 1
 
 
 @pytest.mark.parametrize(
