@@ -23,6 +23,7 @@ from kosolve.engine._search import DEFAULT_TT_MB, GOAL_TT_MB, Solver
 from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of, parse_card, points_of
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
+from kosolve.model.reprs import counted
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,7 @@ class Solution:
         """
         if self.to_move is None:
             return f"<Solution: {self.value_text}; the hand is over>"
-        cards = f"{len(self.moves)} card{'' if len(self.moves) == 1 else 's'}"
-        mover = f"{cards} for the {seat_name(self.to_move)} to play"
+        mover = f"{counted(len(self.moves), 'card')} for the {seat_name(self.to_move)} to play"
         return f"<Solution: {self.value_text}; {mover}, a line of {len(self.line)} cards>"
 
     @property

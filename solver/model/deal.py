@@ -61,6 +61,7 @@ from kosolve.model.game import (
 )
 from kosolve.model.jsonfile import FieldParser, FileError, seats_to_json
 from kosolve.model.quoting import describe
+from kosolve.model.reprs import counted
 
 FORMAT_VERSION: Final = 1
 """The play file format this module reads and writes."""
@@ -109,9 +110,9 @@ class Deal:
             "piles" if self.piles is not None else "no piles",
         ]
         if self.announcements:
-            parts.append(f"{len(self.announcements)} announcement{'s' if len(self.announcements) > 1 else ''}")
+            parts.append(counted(len(self.announcements), "announcement"))
         if self.play:
-            parts.append(f"{len(self.play)} card{'s' if len(self.play) > 1 else ''} played")
+            parts.append(f"{counted(len(self.play), 'card')} played")
         name = f" {self.source}" if self.source else ""
         return f"<Deal{name}: {', '.join(parts)}>"
 

@@ -45,3 +45,12 @@ def readable_repr(obj: Any, *, cards: Collection[str] = (), hands: Collection[st
             value = _shown(value, "hand")
         parts.append(f"{field.name}={value!r}")
     return f"{type(obj).__name__}({', '.join(parts)})"
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is one.
+
+    >>> counted(1, "card"), counted(7, "card"), counted(0, "announcement")
+    ('1 card', '7 cards', '0 announcements')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -66,7 +66,7 @@ from kosolve.model.game import (
 )
 from kosolve.model.jsonfile import FieldParser, FileError
 from kosolve.model.quoting import describe
-from kosolve.model.reprs import readable_repr
+from kosolve.model.reprs import counted, readable_repr
 
 FORMAT_VERSION: Final = 1
 """The seat view format this module reads and writes."""
@@ -152,7 +152,7 @@ class SeatView:
         """
         if self.contract is None or self.declarer is None:
             return f"<SeatView: the {seat_name(self.view)}'s view before the auction>"
-        played = f"{len(self.play)} card{'' if len(self.play) == 1 else 's'} played"
+        played = f"{counted(len(self.play), 'card')} played"
         bid = f"{self.contract} by the {seat_name(self.declarer)}"
         return f"<SeatView: the {seat_name(self.view)}'s view, {bid}, {played}>"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from kosolve.model.cards import ALL_CARDS, DISPLAY_ORDER, SUIT_MASKS, card_name, hand_names, mask_of, thirds_of
 from kosolve.model.game import SEATS, TRICKS_PER_GAME, seat_name
+from kosolve.model.reprs import counted
 from kosolve.model.view import SeatView
 from kosolve.render.text import Style, columns, trick_lines
 from kosolve.sampling.odds import Estimate, Odds
@@ -128,7 +129,7 @@ def render_odds(file: str, result: Odds, style: Style) -> str:
     if view.play:
         lines += [
             "",
-            f"Played, {len(view.play)} card{'s' if len(view.play) > 1 else ''}:",
+            f"Played, {counted(len(view.play), 'card')}:",
             *trick_lines(view.tricks, style),
         ]
     lines += ["", _worlds_line(result)]

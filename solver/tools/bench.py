@@ -59,6 +59,7 @@ from kosolve.model.announcements import (
 from kosolve.model.cards import Card, card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Position, Seat
+from kosolve.model.reprs import counted
 from kosolve.tools.dealing import HARD_TAROCKS, deal_as_dealt, deal_games, deal_hard_games, random_ending
 from kosolve.tools.reference import reference_move_values
 
@@ -757,7 +758,7 @@ class BenchReport:
         head = (
             f"kosolve {__version__} benchmark: seed {self.seed},"
             f" table {self.table_mb:g} MB (of {self.tt_mb:g} MB for all tables),"
-            f" {self.threads} thread{'s' if self.threads > 1 else ''}"
+            f" {counted(self.threads, 'thread')}"
         )
         texts = (section.format() for section in self.sections().values())
         return "\n\n".join([head, *(text for text in texts if text)])
