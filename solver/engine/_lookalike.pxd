@@ -41,7 +41,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from kosolve.engine._bits cimport TAROCKS, Hand, gather_bits, lowest_card, popcount
+from kosolve.engine._bits cimport TAROCKS, Hand, lowest_card, popcount
 from kosolve.engine._table cimport load64, store64
 
 
@@ -84,10 +84,11 @@ cdef inline void lookalike_clear(LookAlikeTable* table) noexcept nogil:
         memset(table.entries, 0, (1 << LOOKALIKE_BITS) * sizeof(LookAlikeEntry))
 
 
-cdef inline uint64_t lookalike_key(Hand forehand, Hand in_play, int leader, int declarer) noexcept nogil:
+cdef inline uint64_t lookalike_key(uint64_t holder, Hand in_play, int leader, int declarer) noexcept nogil:
     """The key of a position at a trick boundary: what it shares with its
-    look-alikes."""
-    return (gather_bits(forehand, in_play)
+    look-alikes.  ``holder``: its table key's holder bits (_tt.pxd's
+    tt_holder)."""
+    return (holder
             | <uint64_t>popcount(in_play & <Hand>0xFF) << 32
             | <uint64_t>popcount(in_play & <Hand>0xFF00) << 36
             | <uint64_t>popcount(in_play & <Hand>0xFF0000) << 40

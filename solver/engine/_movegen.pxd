@@ -202,14 +202,20 @@ cdef inline Hand settled_leads(Hand kept, Hand own, Hand opponent, Hand alone) n
     return keep_one_per_run(loses, opponent, keep_one_per_run(wins, opponent, kept, True), False)
 
 
+cdef inline void settled_reply_cards(Hand legal, int led, Hand alone, Hand* wins, Hand* loses) noexcept nogil:
+    """The replies, all settled: ``wins`` the legal cards that take the
+    trick, ``loses`` those that do not; ``alone`` cards in neither."""
+    wins[0] = winning_replies(legal, led) & ~alone
+    loses[0] = legal & ~wins[0] & ~alone
+
+
 cdef inline Hand settled_replies(Hand kept, Hand legal, Hand leader_hand, int led, Hand alone) noexcept nogil:
-    """``kept`` (replies worth searching) without the dominated replies:
-    of the legal cards that take the trick, one most valuable card of each
-    run; of those that lose it, one cheapest card of each run (runs split by
-    the leader's cards left, ``leader_hand``; the led card does not count)."""
-    cdef Hand winners = winning_replies(legal, led) & ~alone
-    kept = keep_one_per_run(winners, leader_hand, kept, True)
-    return keep_one_per_run(legal & ~winners & ~alone, leader_hand, kept, False)
+    """``kept`` (replies worth searching) without the dominated replies: one
+    card of each run of :func:`settled_reply_cards` (runs split by the
+    leader's cards left, ``leader_hand``; the led card does not count)."""
+    cdef Hand wins, loses
+    settled_reply_cards(legal, led, alone, &wins, &loses)
+    return keep_one_per_run(loses, leader_hand, keep_one_per_run(wins, leader_hand, kept, True), False)
 
 
 cdef inline void mark_dominators(Hand cards, Hand blockers, bint keep_valuable, int8_t* dominator) noexcept nogil:
@@ -233,19 +239,18 @@ cdef inline void root_dominators(Hand* hand, int leader, int led, Hand alone, in
     place (:func:`settled_leads`, :func:`settled_replies`), or NO_CARD: at
     the root every card is valued, and a dominated card is worth at most
     its dominator to the mover."""
-    cdef Hand wins, loses, legal
+    cdef Hand wins, loses, other
     cdef int card
     for card in range(64):
         dominator[card] = NO_CARD
     if led == NO_CARD:
         settled_lead_cards(hand[leader], hand[1 - leader], alone, &wins, &loses)
-        mark_dominators(wins, hand[1 - leader], True, dominator)
-        mark_dominators(loses, hand[1 - leader], False, dominator)
-        return
-    legal = legal_replies(hand[1 - leader], led) & ~alone
-    wins = winning_replies(legal, led)
-    mark_dominators(wins, hand[leader], True, dominator)
-    mark_dominators(legal & ~wins, hand[leader], False, dominator)
+        other = hand[1 - leader]
+    else:
+        settled_reply_cards(legal_replies(hand[1 - leader], led), led, alone, &wins, &loses)
+        other = hand[leader]
+    mark_dominators(wins, other, True, dominator)
+    mark_dominators(loses, other, False, dominator)
 
 
 cdef inline Hand beaters(int card, Hand same, Hand opponent) noexcept nogil:

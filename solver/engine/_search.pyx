@@ -28,7 +28,8 @@ from kosolve.engine._table cimport (
 )
 from kosolve.engine._threads cimport MAX_THREADS, fold_shared, load_int, run_threads, store_int, take
 from kosolve.engine._tt cimport (
-    TT_KEY_WORDS, TTKey, pattern_of, tt_key, tt_key_without, tt_move, tt_prefetch, tt_probe, tt_store,
+    TT_KEY_WORDS, TTKey, pattern_of, tt_holder, tt_key, tt_key_without, tt_move, tt_pattern, tt_prefetch, tt_probe,
+    tt_store,
 )
 
 from kosolve.engine.errors import SearchInputError
@@ -215,8 +216,8 @@ cdef int search_lead(SearchState* s, int beta, TTKey* key) noexcept nogil:
     # A look-alike's bound, where the position's own entry leaves the window open.
     cards = popcount(forehand)
     if s.lookalike != NULL and s.goal == GOAL_NONE and LOOKALIKE_FROM_CARDS <= cards <= LOOKALIKE_TO_CARDS:
-        pattern = (key.key >> 32) | (<uint64_t>(key.tag & 0xF) << 32)
-        look_key = lookalike_key(forehand, in_play, leader, s.declarer)
+        pattern = tt_pattern(key)
+        look_key = lookalike_key(tt_holder(key), in_play, leader, s.declarer)
         look = lookalike_slot(s.lookalike, look_key)
         if lookalike_bound(look, look_key, pattern, beta, &bound):
             return bound
@@ -785,14 +786,16 @@ cdef class Solver:
         cdef int8_t index_of[64]
         cdef int8_t dominators[MAX_MOVES]
         cdef int t, i
-        root_dominators(self.state.hand, self.state.leader, self.state.led, goal_alone(&self.state), dominator)
-        for i in range(64):
-            index_of[i] = -1
         for i in range(n):
-            index_of[moves[i]] = <int8_t>i
-        for i in range(n):
-            dominators[i] = index_of[dominator[moves[i]]] if dominator[moves[i]] != NO_CARD else -1
+            dominators[i] = -1
             results[i] = UNVALUED
+        if kind != ROOT_KEEPS:  # whether a card keeps a value needs no bounds
+            root_dominators(self.state.hand, self.state.leader, self.state.led, goal_alone(&self.state), dominator)
+            for i in range(n):
+                index_of[moves[i]] = <int8_t>i
+            for i in range(n):
+                if dominator[moves[i]] != NO_CARD:
+                    dominators[i] = index_of[dominator[moves[i]]]
         work.dominators = dominators
         work.kind, work.n, work.children, work.gains, work.results = kind, n, children, gains, results
         work.maximizing, work.target, work.threads = maximizing, target, threads

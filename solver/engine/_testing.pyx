@@ -30,7 +30,7 @@ from kosolve.engine._table cimport (
     NO_MOVE, UNBOUNDED, Slot, Table, table_allocate, table_clear, table_probe, table_release, table_store, table_view,
 )
 from kosolve.engine._threads cimport MAX_THREADS, run_threads
-from kosolve.engine._tt cimport TTKey, pattern_of, tt_key, tt_key_without
+from kosolve.engine._tt cimport TTKey, pattern_of, tt_holder, tt_key, tt_key_without, tt_pattern
 
 from kosolve.engine._table import MIN_TABLE_MB
 
@@ -97,22 +97,25 @@ def _py_lookalike_bounds(Hand stored_forehand, Hand stored_dealer, Hand forehand
     or None when the two do not look alike: (shifted lower, shifted upper)."""
     cdef LookAlikeTable table
     cdef LookAlikeEntry* entry
+    cdef TTKey stored_tt, tt
     cdef Hand stored_in_play = stored_forehand | stored_dealer, in_play = forehand | dealer
-    cdef uint64_t stored_key = lookalike_key(stored_forehand, stored_in_play, 0, 0)
-    cdef uint64_t key = lookalike_key(forehand, in_play, 0, 0)
+    tt_key(&stored_tt, stored_forehand, stored_dealer, 0, 0, 0)
+    tt_key(&tt, forehand, dealer, 0, 0, 0)
+    cdef uint64_t stored_key = lookalike_key(tt_holder(&stored_tt), stored_in_play, 0, 0)
+    cdef uint64_t key = lookalike_key(tt_holder(&tt), in_play, 0, 0)
     cdef int bound
     if stored_key != key:
         return None
     table.entries = NULL
     lookalike_allocate(&table)
     entry = lookalike_slot(&table, stored_key)
-    lookalike_store(entry, stored_key, pattern_of(stored_in_play), lower, lower, pile_thirds(stored_in_play))
-    lookalike_store(entry, stored_key, pattern_of(stored_in_play), upper, upper + 1, pile_thirds(stored_in_play))
+    lookalike_store(entry, stored_key, tt_pattern(&stored_tt), lower, lower, pile_thirds(stored_in_play))
+    lookalike_store(entry, stored_key, tt_pattern(&stored_tt), upper, upper + 1, pile_thirds(stored_in_play))
     try:
         # The least beta the lower bound decides, and the greatest the upper does.
-        shifted_lower = max(beta for beta in range(-700, 700) if lookalike_bound(entry, key, pattern_of(in_play), beta,
+        shifted_lower = max(beta for beta in range(-700, 700) if lookalike_bound(entry, key, tt_pattern(&tt), beta,
                                                                                   &bound) and bound >= beta)
-        shifted_upper = min(beta for beta in range(-700, 700) if lookalike_bound(entry, key, pattern_of(in_play),
+        shifted_upper = min(beta for beta in range(-700, 700) if lookalike_bound(entry, key, tt_pattern(&tt),
                                                                                   beta + 1, &bound) and bound <= beta)
         return shifted_lower, shifted_upper
     finally:

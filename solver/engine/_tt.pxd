@@ -40,7 +40,8 @@
 #
 # The search calls only tt_key (or, for the positions after each reply to a
 # trick, pattern_of and tt_key_without), tt_prefetch, tt_probe, tt_move and
-# tt_store.
+# tt_store; the look-alike table (_lookalike.pxd) takes its key's parts
+# through tt_holder and tt_pattern.
 
 from libc.stdint cimport uint8_t, uint64_t
 
@@ -120,6 +121,16 @@ cdef inline void tt_key_without(TTKey* key, Hand forehand_hand, Hand dealer_hand
     pattern of the hands before: one subtraction instead of a new pattern."""
     tt_key_of_pattern(key, forehand_hand & ~bit(card), (forehand_hand | dealer_hand) & ~bit(card),
                       pattern - PATTERN_DELTAS[card], leader, declarer, 0)
+
+
+cdef inline uint64_t tt_holder(TTKey* key) noexcept nogil:
+    """The key's holder bits: which of the cards in play the forehand holds."""
+    return key.key & <uint64_t>0xFFFFFFFF
+
+
+cdef inline uint64_t tt_pattern(TTKey* key) noexcept nogil:
+    """The key's whole pattern (pattern_of), from its word and its tag."""
+    return (key.key >> 32) | (<uint64_t>(key.tag & 0xF) << 32)
 
 
 cdef inline int tt_move(TTKey* key, Slot* entry) noexcept nogil:
