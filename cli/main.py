@@ -50,6 +50,7 @@ COMMANDS: Final = {
     "deal": Command("deal", "deal [--seed S] [-n N] [OPTIONS]", "Realistic deals, one deal file a line."),
     "batch": Command("batch", "batch [OPTIONS] DEALS.jsonl -o RESULTS.jsonl", "Solve many deals, on every core."),
     "odds": Command("odds", "odds [OPTIONS] VIEW.json", "Odds from one seat: every world of a seat view solved."),
+    "review": Command("review", "review [OPTIONS] DEAL.json", "Every card judged by what its player knew and DD."),
     "view": Command("view", "view [OPTIONS] DEAL.json --seat SEAT", "The seat view a player had at a point of a deal."),
     "bench": Command("bench", "bench [OPTIONS]", "Time the solver on dealt positions."),
 }

@@ -1,5 +1,5 @@
 """The package's layers import only downward: model ← engine ← analysis ←
-sampling ← render, tools, batch ← web ← cli.  Read from the source (Python
+sampling ← review ← render, tools, batch ← web ← cli.  Read from the source (Python
 imports and Cython cimports), so that a wrong import fails here before it
 tangles the code."""
 
@@ -18,11 +18,12 @@ LAYERS: Final = {
     "engine": 1,
     "analysis": 2,
     "sampling": 3,
-    "render": 4,
-    "tools": 4,
-    "batch": 4,
-    "web": 5,
-    "cli": 6,
+    "review": 4,
+    "render": 5,
+    "tools": 5,
+    "batch": 5,
+    "web": 6,
+    "cli": 7,
 }
 """Each subpackage's height; a module may import its own layer and lower ones."""
 BASE: Final = ("kosolve", "kosolve._version")

@@ -1,0 +1,106 @@
+"""``kosolve review``: every card of a played hand judged by what its
+player knew (the worlds of his seat view) and double dummy, through
+:func:`kosolve.review.judging.review`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from kosolve.cli.errors import InputError, shown
+from kosolve.cli.loading import load_viewed
+from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, samples_options, tt_mb_option
+from kosolve.cli.running import progress_bar
+from kosolve.model.announcements import AnnouncementError
+from kosolve.model.cards import mask_of
+from kosolve.model.game import Rules
+from kosolve.model.quoting import source_name
+from kosolve.model.view import SeatViewError
+from kosolve.render.review import render_review
+from kosolve.render.text import style_for
+from kosolve.review.judging import ReviewError, review
+from kosolve.sampling.worlds import NoWorldError
+
+
+@click.command("review")
+@click.argument("file", metavar="DEAL.json", type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "--from",
+    "start",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Judge the cards from the play's card N on (0-based).",
+)
+@samples_options("Each card's view")
+@click.option(
+    "--score",
+    is_flag=True,
+    help="Compare the cards by the declarer's net game points with score-optimal play, not by card points (slower).",
+)
+@jobs_option
+@json_option
+@tt_mb_option
+@quiet_option("No progress bar.")
+@rules_options
+def review_command(
+    file: str,
+    start: int,
+    samples: int,
+    seed: int,
+    score: bool,
+    jobs: int | None,
+    as_json: bool,
+    tt_mb: float,
+    quiet: bool,
+    rules: Rules,
+) -> None:
+    """Judge every card of a played hand twice: by what its player knew and
+    double dummy.  Before each card, the worlds its player could not tell
+    apart (his seat view: his cards and pile, what he saw of the other's,
+    the announcements, the play so far and the voids it showed) are solved
+    exactly, every one when no more than --samples fit, else --samples
+    drawn at random; his legal cards are compared by their mean over those
+    worlds, and beside it in the one world that was dealt.
+
+    Each card is best (best by both), a mistake (it lost by what he knew
+    and double dummy), unlucky (best by what he knew, lost double dummy)
+    or lucky (lost by what he knew, best double dummy); a card that was
+    the only legal one is forced.  Then the costliest mistakes and each
+    player's summary.  DEAL.json is a whole game with its piles: a play
+    file, or a deal as dealt with its contract, exchange and play (then
+    the defender saw the talon cards the declarer took).
+
+    \b
+    Examples:
+      kosolve review examples/played-out.json
+      kosolve review --from 20 --samples 500 --jobs 2 game.json
+      kosolve review --json examples/dealt.json
+    """
+    name, _, deal, dealt = load_viewed(file, rules)
+    if deal is None:
+        raise InputError(f"{source_name(name)}: the deal as dealt names no contract, declarer and exchange to review")
+    taken = mask_of(dealt.exchange.take) if dealt is not None and dealt.exchange is not None else None
+    try:
+        with progress_bar("worlds", quiet) as progress:
+            result = review(
+                deal,
+                samples=samples,
+                seed=seed,
+                jobs=jobs,
+                start=start,
+                taken=taken,
+                score=score,
+                rules=rules,
+                tt_mb=tt_mb,
+                progress=progress,
+            )
+    except (ReviewError, SeatViewError, NoWorldError, AnnouncementError) as error:
+        raise InputError(f"{source_name(name)}: {shown(error)}") from None
+    if as_json:
+        click.echo(json.dumps({"file": name, **result.to_json()}))
+    else:
+        click.echo(render_review(name, result, style_for(sys.stdout)))

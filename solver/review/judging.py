@@ -1,0 +1,476 @@
+"""Every card of a played hand judged twice: by what the player knew, and
+double dummy.
+
+Before each card the mover saw a seat view (:func:`~kosolve.model.view.view_of`):
+his cards, his pile, what he saw of the other's, the announcements and
+the play so far.  The worlds consistent with it
+(:func:`~kosolve.sampling.worlds.world_space`) are all solved when there
+are at most ``samples`` of them, else ``samples`` drawn uniformly; the
+worlds of card ``i`` are those ``kosolve odds --seed SEED+i`` draws from
+the view before it, so a verdict can be looked at again from that view.
+In each world every legal card of the mover is valued exactly (the
+declarer's final thirds with best play after it), and the card played is
+compared with his best card by the mean over the worlds: the **loss by
+what he knew**.  Beside it stands the **double-dummy loss**: the same
+comparison in the one world that was dealt (as the post-mortem makes it).
+
+Each card gets a verdict from the two (:data:`VERDICTS`): ``best`` (best
+by both), ``mistake`` (it lost by what he knew and double dummy),
+``unlucky`` (best by what he knew, lost double dummy) and ``lucky`` (lost
+by what he knew, best double dummy).  A card that was the only legal one
+is ``forced`` and is not judged.  With ``score`` the cards are compared by
+the declarer's net game points with score-optimal play (a search of its
+own for every card in every world) instead of the thirds.
+
+The worlds are drawn in this process from the seed alone and solved on a
+:class:`~kosolve.analysis.pool.WorkerPool`, whose analysers keep their
+tables warm from world to world and from card to card; the results are
+combined in world order, so the figures do not depend on the jobs.
+
+>>> from kosolve.model.files import load_deal
+>>> result = review(load_deal("examples/played.json"), samples=20, jobs=1)
+>>> [(c.index, card_name(c.card), c.verdict) for c in result.cards][:4]
+[(0, 'DK', 'lucky'), (1, 'D2', 'forced'), (2, 'S10', 'lucky'), (3, 'XX', 'mistake')]
+>>> result.cards[3].exact, result.cards[3].worlds, [card_name(c) for c in result.cards[3].best][:3]
+(True, 11, ['XVII', 'XIV', 'XIII'])
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from kosolve.analysis.netscore import net_score
+from kosolve.analysis.pool import WorkerPool
+from kosolve.analysis.report import Analyser, can_score
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, solve
+from kosolve.model.announcements import check_announcements
+from kosolve.model.cards import Card, Hand, card_name, hand_cards, mask_of
+from kosolve.model.deal import Deal
+from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Rules, Seat, seat_name
+from kosolve.model.reprs import counted
+from kosolve.model.view import SeatView, view_of
+from kosolve.sampling.odds import DEFAULT_SAMPLES, estimate
+from kosolve.sampling.worlds import sample_worlds, world_space
+
+FORMAT_VERSION: Final = 1
+"""The version of the JSON object :meth:`Review.to_json` writes (docs/json.md)."""
+VERDICTS: Final = ("best", "mistake", "unlucky", "lucky", "forced")
+"""The verdicts, in the order the summaries count them."""
+
+
+class ReviewError(OptionError):
+    """A review that cannot be made of the deal: ``from`` beyond the play,
+    a deal that gives no seat view (an ending, no piles), score mode on a
+    deal that cannot be scored, fewer than one sample."""
+
+
+@dataclass(frozen=True)
+class MoveJudgement:
+    """One legal card of the mover over the worlds he could not tell apart,
+    and in the world that was dealt."""
+
+    card: Card
+    mean_thirds: float
+    """The declarer's mean final thirds after the card."""
+    p_win: float
+    """The share of the worlds in which the declarer wins after it."""
+    dd_thirds: int
+    """The declarer's final thirds after it in the world that was dealt."""
+    mean_net: float | None = None
+    """With ``score``: the declarer's mean net game points after it ..."""
+    dd_net: int | None = None
+    """... and in the world that was dealt."""
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "card": card_name(self.card),
+            "mean_thirds": _round(self.mean_thirds),
+            "p_win": _round(self.p_win),
+            "dd_thirds": self.dd_thirds,
+        }
+        if self.mean_net is not None:
+            data.update(mean_net=_round(self.mean_net), dd_net=self.dd_net)
+        return data
+
+
+@dataclass(frozen=True)
+class CardJudgement:
+    """One card of the play, judged by what its player knew and double dummy.
+    Losses are in thirds (net game points with ``score``), from the
+    player's side: 0 for his best card."""
+
+    index: int
+    """Its place in the play, from 0."""
+    trick: int
+    seat: Seat
+    card: Card
+    worlds: int
+    """How many worlds fit the player's view."""
+    samples: int
+    """How many of them were solved (0 for a forced card)."""
+    exact: bool
+    """Whether every world was solved: then the means are exact."""
+    seed: int
+    """The seed the worlds were drawn from (when not all were solved)."""
+    moves: tuple[MoveJudgement, ...]
+    """Every legal card, in the hand diagram's order; empty when forced."""
+    best: tuple[Card, ...]
+    """The cards best by what he knew (the best mean)."""
+    dd_best: tuple[Card, ...]
+    """The cards best double dummy."""
+    knew_loss: float
+    """How much the card lost against his best by what he knew, in mean."""
+    knew_loss_ci95: tuple[float, float] | None
+    """The 95% interval of that loss over the worlds drawn (the loss itself
+    when exact; None from a single sample)."""
+    dd_loss: int
+    verdict: str
+
+    @property
+    def forced(self) -> bool:
+        return self.verdict == "forced"
+
+    def to_json(self, score: bool = False) -> dict[str, object]:
+        unit = "net" if score else "thirds"
+        return {
+            "index": self.index,
+            "trick": self.trick,
+            "seat": seat_name(self.seat),
+            "card": card_name(self.card),
+            "exact": self.exact,
+            "worlds": self.worlds,
+            "samples": self.samples,
+            "seed": self.seed,
+            "moves": [m.to_json() for m in self.moves],
+            "best": [card_name(c) for c in self.best],
+            "dd_best": [card_name(c) for c in self.dd_best],
+            f"dd_loss_{unit}": self.dd_loss,
+            f"knew_loss_{unit}": _round(self.knew_loss),
+            f"knew_loss_{unit}_ci95": None if self.knew_loss_ci95 is None else [_round(x) for x in self.knew_loss_ci95],
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One player's cards reviewed: how many, each verdict's count, what
+    they lost by each measure, and the accuracies."""
+
+    seat: Seat
+    cards: int
+    judged: int
+    """The cards that were not forced."""
+    verdicts: tuple[tuple[str, int], ...]
+    knew_loss: float
+    dd_loss: int
+
+    def count(self, verdict: str) -> int:
+        return dict(self.verdicts)[verdict]
+
+    @property
+    def knew_accuracy(self) -> float | None:
+        """The share of his judged cards that were best by what he knew."""
+        if not self.judged:
+            return None
+        return (self.count("best") + self.count("unlucky")) / self.judged
+
+    @property
+    def dd_accuracy(self) -> float | None:
+        """The share of his judged cards that were best double dummy."""
+        if not self.judged:
+            return None
+        return (self.count("best") + self.count("lucky")) / self.judged
+
+    def to_json(self, score: bool = False) -> dict[str, object]:
+        unit = "net" if score else "thirds"
+        knew, dd = self.knew_accuracy, self.dd_accuracy
+        return {
+            "cards": self.cards,
+            "judged": self.judged,
+            **{verdict: count for verdict, count in self.verdicts},
+            f"knew_loss_{unit}": _round(self.knew_loss),
+            f"dd_loss_{unit}": self.dd_loss,
+            "knew_accuracy": None if knew is None else _round(knew),
+            "dd_accuracy": None if dd is None else _round(dd),
+        }
+
+
+@dataclass(frozen=True)
+class ReviewStats:
+    """What the review cost: the worlds solved, the search nodes, the time."""
+
+    worlds: int
+    nodes: int
+    ms: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"worlds": self.worlds, "nodes": self.nodes, "ms": round(self.ms, 3)}
+
+
+@dataclass(frozen=True)
+class Review:
+    """The result of :func:`review`."""
+
+    deal: Deal
+    start: int
+    """The first card judged."""
+    samples: int
+    seed: int
+    score: bool
+    """Whether the cards were compared by net game points."""
+    cards: tuple[CardJudgement, ...]
+    stats: ReviewStats = field(compare=False)
+
+    def __repr__(self) -> str:
+        exact = sum(c.exact for c in self.cards if not c.forced)
+        judged = sum(not c.forced for c in self.cards)
+        return (
+            f"<Review {self.deal.source or 'deal'}: {counted(len(self.cards), 'card')},"
+            f" {judged} judged, {exact} of them exactly>"
+        )
+
+    @property
+    def players(self) -> tuple[PlayerSummary, PlayerSummary]:
+        forehand, dealer = (self.player(seat) for seat in SEATS)
+        return forehand, dealer
+
+    def player(self, seat: Seat) -> PlayerSummary:
+        """The summary of ``seat``'s cards."""
+        mine = [c for c in self.cards if c.seat == seat]
+        return PlayerSummary(
+            seat=seat,
+            cards=len(mine),
+            judged=sum(not c.forced for c in mine),
+            verdicts=tuple((verdict, sum(c.verdict == verdict for c in mine)) for verdict in VERDICTS),
+            knew_loss=math.fsum(c.knew_loss for c in mine),
+            dd_loss=sum(c.dd_loss for c in mine),
+        )
+
+    def costliest(self, count: int = 3) -> list[CardJudgement]:
+        """The cards that lost most by what their player knew, the most
+        first (those that lost nothing left out)."""
+        lost = [c for c in self.cards if c.knew_loss > 0]
+        return sorted(lost, key=lambda c: (-c.knew_loss, c.index))[:count]
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``kosolve review --json`` (docs/json.md), without the file name."""
+        return {
+            "format": FORMAT_VERSION,
+            "by": "net" if self.score else "thirds",
+            "from": self.start,
+            "samples": self.samples,
+            "seed": self.seed,
+            "cards": [c.to_json(self.score) for c in self.cards],
+            "players": {seat_name(p.seat): p.to_json(self.score) for p in self.players},
+            "costliest": [c.index for c in self.costliest()],
+            "stats": self.stats.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class WorldMoves:
+    """One world's values of the mover's legal cards, in card order: the
+    declarer's final thirds and, with ``score``, his net game points."""
+
+    thirds: tuple[int, ...]
+    net: tuple[int, ...] | None
+    nodes: int
+
+
+def judge_world(analyser: Analyser, item: tuple[Deal, tuple[Card, ...], Rules, bool]) -> WorldMoves:
+    """The task for one world of one decision: each of ``cards`` (the
+    mover's legal cards) valued after the world's play."""
+    deal, cards, rules, score = item
+    position = deal.position()
+    solution = solve(position, solver=analyser.solver, rules=rules, with_moves=True, with_line=False)
+    values = dict((m.card, m.thirds) for m in solution.moves)
+    nodes = solution.stats.nodes
+    net = None
+    if score:
+        scores = []
+        for card in cards:
+            after = position.copy()
+            after.push(card)
+            result = net_score(
+                deal, after, rules=rules, solver=analyser.score_solver, with_points_line=False, with_line=False
+            )
+            scores.append(result.score)
+            nodes += result.nodes
+        net = tuple(scores)
+    return WorldMoves(tuple(values[card] for card in cards), net, nodes)
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """One card of the play to judge, and the worlds of its player's view."""
+
+    index: int
+    trick: int
+    seat: Seat
+    card: Card
+    legal: tuple[Card, ...]
+    view: SeatView
+    worlds: int
+    samples: int
+    seed: int
+
+    @property
+    def forced(self) -> bool:
+        return len(self.legal) == 1
+
+
+def _decisions(deal: Deal, start: int, samples: int, seed: int, taken: Hand | None) -> list[_Decision]:
+    position = deal.position(at=start)
+    decisions = []
+    for index in range(start, len(deal.play)):
+        seat, card = position.turn, deal.play[index]
+        legal = tuple(hand_cards(mask_of(position.legal_moves)))
+        view = view_of(deal, seat, index, taken=taken)
+        worlds = world_space(view).worlds
+        solved = 0 if len(legal) == 1 else min(worlds, samples)
+        trick = position.first_trick + len(position.move_stack) // 2
+        decisions.append(_Decision(index, trick, seat, card, legal, view, worlds, solved, seed + index))
+        position.push(card)
+    return decisions
+
+
+def review(
+    deal: Deal,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int | None = None,
+    start: int = 0,
+    taken: Hand | None = None,
+    score: bool = False,
+    rules: Rules = DEFAULT_RULES,
+    tt_mb: float = DEFAULT_BUDGET_MB,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Judge every card of ``deal``'s play from index ``start`` on (see
+    the module text): a whole game with its piles.  ``taken`` are the
+    talon cards the declarer took, which the defender saw (a deal as dealt
+    knows them, :attr:`~kosolve.model.dealt_file.DealtFile.exchange`).
+    ``progress(done, total)`` is called as worlds are solved.  Raises
+    :class:`ReviewError` for a review the deal cannot have,
+    :class:`~kosolve.model.view.SeatViewError` for a deal that gives no
+    seat view, and :class:`~kosolve.sampling.worlds.NoWorldError` when a
+    player's view fits no world."""
+    if samples < 1:
+        raise ReviewError(f"must be at least 1, not {samples}", "samples", given=True)
+    view_of(deal, deal.declarer, 0)  # a deal that gives no seat view is refused here, before anything is solved
+    if not deal.play:
+        raise ReviewError("the deal has no play: there is no card to judge")
+    if start >= len(deal.play):
+        raise ReviewError(f"{start} leaves no card to judge: the play has {len(deal.play)} cards", "from", given=True)
+    if score and not can_score(deal):
+        raise ReviewError("score mode needs a whole game (16 cards each at trick 1) with its piles", "score", True)
+    check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
+    started = time.perf_counter()
+    decisions = _decisions(deal, start, samples, seed, taken)
+    # The world that was dealt comes first in each decision's items.
+    judged = [d for d in decisions if not d.forced]
+    sizes = [1 + d.samples for d in judged]
+    total = sum(sizes)
+    found: list[WorldMoves | None] = [None] * total
+    with WorkerPool(jobs, tt_mb, items=total) as pool:
+        for done, (index, value) in enumerate(pool.imap_unordered(judge_world, _items(deal, judged, rules, score))):
+            found[index] = value
+            if progress is not None:
+                progress(done + 1, total)
+    results = [value for value in found if value is not None]
+    assert len(results) == total, "the pool answers every world"
+    by_index, first = {}, 0
+    for decision, size in zip(judged, sizes, strict=True):
+        by_index[decision.index] = _judge(decision, deal.declarer, rules, score, results[first : first + size])
+        first += size
+    cards = tuple(by_index.get(d.index) or _forced(d) for d in decisions)
+    stats = ReviewStats(total, sum(v.nodes for v in results), (time.perf_counter() - started) * 1000)
+    return Review(deal, start, samples, seed, score, cards, stats)
+
+
+def _items(
+    deal: Deal, decisions: Sequence[_Decision], rules: Rules, score: bool
+) -> Iterator[tuple[Deal, tuple[Card, ...], Rules, bool]]:
+    """Each decision's world that was dealt, then its worlds, as the pool takes them."""
+    for decision in decisions:
+        yield replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score
+        for world in sample_worlds(decision.view, decision.samples, decision.seed):
+            assert isinstance(world, Deal)
+            yield world, decision.legal, rules, score
+
+
+def _forced(decision: _Decision) -> CardJudgement:
+    return CardJudgement(
+        decision.index, decision.trick, decision.seat, decision.card, decision.worlds, 0,
+        decision.worlds == 1, decision.seed, (), (decision.card,), (decision.card,), 0.0, (0.0, 0.0), 0, "forced",
+    )  # fmt: skip
+
+
+def _measure(value: WorldMoves, score: bool) -> tuple[int, ...]:
+    """What the cards are compared by in one world: net game points or thirds."""
+    if score:
+        assert value.net is not None, "score mode values every card by its net score"
+        return value.net
+    return value.thirds
+
+
+def _judge(decision: _Decision, declarer: Seat, rules: Rules, score: bool, values: list[WorldMoves]) -> CardJudgement:
+    """The verdict on one card from the dealt world's values and the worlds'."""
+    dealt, worlds = values[0], values[1:]
+    n = len(worlds)
+    exact = decision.samples == decision.worlds
+    sign = 1 if decision.seat == declarer else -1
+    measure = [_measure(w, score) for w in worlds]
+    dd = _measure(dealt, score)
+    legal = decision.legal
+    # Whole sums compare exactly: equal cards are never split by rounding.
+    sums = [sum(m[i] for m in measure) for i in range(len(legal))]
+    signed = [sign * total for total in sums]
+    best = tuple(c for c, total in zip(legal, signed, strict=True) if total == max(signed))
+    played, top = legal.index(decision.card), legal.index(best[0])
+    dd_signed = [sign * v for v in dd]
+    dd_best = tuple(c for c, v in zip(legal, dd_signed, strict=True) if v == max(dd_signed))
+    dd_loss = max(dd_signed) - dd_signed[played]
+    knew_loss = (max(signed) - signed[played]) / n
+    interval = estimate([sign * (m[top] - m[played]) for m in measure], exact).ci95
+    moves = tuple(
+        MoveJudgement(
+            card,
+            math.fsum(w.thirds[i] for w in worlds) / n,
+            sum(w.thirds[i] >= rules.win_thirds for w in worlds) / n,
+            dealt.thirds[i],
+            sums[i] / n if score else None,
+            dd[i] if score else None,
+        )
+        for i, card in enumerate(legal)
+    )
+    knew_best, dd_optimal = signed[played] == max(signed), dd_loss == 0
+    verdict = ("mistake", "lucky", "unlucky", "best")[2 * knew_best + dd_optimal]
+    return CardJudgement(
+        decision.index, decision.trick, decision.seat, decision.card, decision.worlds, n, exact,
+        decision.seed, moves, best, dd_best, knew_loss, interval, dd_loss, verdict,
+    )  # fmt: skip
+
+
+def _round(value: float) -> float:
+    return round(value, 4)
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "VERDICTS",
+    "CardJudgement",
+    "MoveJudgement",
+    "PlayerSummary",
+    "Review",
+    "ReviewError",
+    "ReviewStats",
+    "WorldMoves",
+    "judge_world",
+    "review",
+]
