@@ -100,7 +100,16 @@ def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
     metavar="N",
     help="Seat views (kosolve view): the odds of each from N sampled worlds (kosolve odds), not a deal's play.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="With --odds: the seed of every view's draw.")
+@click.option(
+    "--review",
+    "review_samples",
+    type=click.IntRange(1, MAX_SAMPLES),
+    metavar="N",
+    help="Played hands: every card judged by what its player knew, up to N worlds a card (kosolve review).",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="With --odds and --review: the seed of every draw."
+)
 @click.option("--summary-only", is_flag=True, help="Solve nothing: print the summary of the results file.")
 @json_option
 @tt_mb_option
@@ -117,6 +126,7 @@ def batch_command(
     score: bool | None,
     exchange: bool,
     samples: int | None,
+    review_samples: int | None,
     seed: int,
     summary_only: bool,
     as_json: bool,
@@ -129,7 +139,8 @@ def batch_command(
     deal files (*.json), into RESULTS.jsonl: a header line with the question, then one line a
     deal, its "line" (from 1) or "file", the "sha256" of the deal and its
     "report", the object kosolve --json prints for it (kosolve exchange
-    --json with --exchange, kosolve odds --json with --odds; docs/batch.md).
+    --json with --exchange, kosolve odds --json with --odds, kosolve review
+    --json with --review; docs/batch.md).
     By default each report has the value and every first card's value.  A
     bad deal gets an error record, {"line": 17, "sha256": "...", "error":
     "..."}, and the batch goes on; the exit status is then 1.
@@ -150,6 +161,7 @@ def batch_command(
       kosolve batch deals.jsonl -o results.jsonl
       kosolve deal --seed 1 -n 20 | kosolve batch - -o results.jsonl
       kosolve batch deals.jsonl -o results.jsonl --feasibility --jobs 2
+      kosolve batch played.jsonl -o reviews.jsonl --review 200
       kosolve batch deals.jsonl -o results.jsonl --dask tcp://scheduler:8786
       kosolve batch --summary-only -o results.jsonl
     """
@@ -167,10 +179,12 @@ def batch_command(
     if deals != STDIN and os.path.exists(results) and os.path.exists(deals) and os.path.samefile(results, deals):
         raise click.UsageError(f"--output {results} is the deals' own file")
     options = Options(rules=rules, feasibility=feasibility, postmortem=postmortem, score=score)
-    if exchange and samples is not None:
-        raise click.UsageError("--exchange reads deals as dealt, --odds seat views: give one")
+    if exchange + (samples is not None) + (review_samples is not None) > 1:
+        raise click.UsageError("--exchange tables deals as dealt, --odds reads seat views, --review plays: give one")
     if samples is not None:
         question = Question("odds", options, samples=samples, seed=seed)
+    elif review_samples is not None:
+        question = Question("review", options, samples=review_samples, seed=seed)
     else:
         question = Question("exchange" if exchange else "analyse", options)
     try:

@@ -18,6 +18,7 @@ from kosolve.tools.dealing import HARD_TAROCKS
 if TYPE_CHECKING:
     from kosolve.tools.bench import BenchReport
     from kosolve.tools.bench_odds import OddsBenchReport
+    from kosolve.tools.bench_review import ReviewBenchReport
 
 
 @click.command("bench")
@@ -52,6 +53,13 @@ if TYPE_CHECKING:
     " view before the auction with 200, with 1 job and with 2 (several minutes).",
 )
 @click.option(
+    "--review",
+    "with_review",
+    is_flag=True,
+    help="Also time the review by what the player knew: 3 whole played hands, up to 200 worlds a card, with 2 jobs"
+    " and with 1 (a few minutes).",
+)
+@click.option(
     "--repeat",
     type=click.IntRange(min=1),
     default=1,
@@ -78,6 +86,7 @@ def bench_command(
     scores: int | None,
     goals: bool,
     with_odds: bool,
+    with_review: bool,
     repeat: int,
     signature: bool,
     tt_mb: float,
@@ -102,6 +111,7 @@ def bench_command(
       kosolve bench --signature  # did a change alter the search?
       kosolve bench --deals 0 --endings 0 --postmortems 0 --exchange 50
       kosolve bench --deals 0 --endings 0 --postmortems 0 --odds
+      kosolve bench --deals 0 --endings 0 --postmortems 0 --review
       kosolve bench --deals 0 --endings 0 --postmortems 0 --no-goals --score 100
     """
     from kosolve.tools.bench import run_bench, signature_breakdown  # loaded only when benchmarking
@@ -136,6 +146,8 @@ def bench_command(
         report = bench(progress)
     if with_odds:
         report = replace(report, odds=_odds_bench(quiet))
+    if with_review:
+        report = replace(report, review=_review_bench(quiet))
     click.echo(json.dumps(report.to_json()) if as_json else report.format())
 
 
@@ -144,3 +156,10 @@ def _odds_bench(quiet: bool) -> OddsBenchReport:
 
     with progress_bar("odds", quiet) as progress:
         return run_odds_bench(progress=progress)
+
+
+def _review_bench(quiet: bool) -> ReviewBenchReport:
+    from kosolve.tools.bench_review import run_review_bench  # loaded only when benchmarking
+
+    with progress_bar("review", quiet) as progress:
+        return run_review_bench(progress=progress)

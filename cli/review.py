@@ -14,7 +14,6 @@ from kosolve.cli.loading import load_viewed
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, samples_options, tt_mb_option
 from kosolve.cli.running import progress_bar
 from kosolve.model.announcements import AnnouncementError
-from kosolve.model.cards import mask_of
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
 from kosolve.model.view import SeatViewError
@@ -83,16 +82,14 @@ def review_command(
     name, _, deal, dealt = load_viewed(file, rules)
     if deal is None:
         raise InputError(f"{source_name(name)}: the deal as dealt names no contract, declarer and exchange to review")
-    taken = mask_of(dealt.exchange.take) if dealt is not None and dealt.exchange is not None else None
     try:
         with progress_bar("worlds", quiet) as progress:
             result = review(
-                deal,
+                dealt or deal,
                 samples=samples,
                 seed=seed,
                 jobs=jobs,
                 start=start,
-                taken=taken,
                 score=score,
                 rules=rules,
                 tt_mb=tt_mb,

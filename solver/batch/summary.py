@@ -65,6 +65,12 @@ class Summary:
     exchange_tables: int = 0
     par_mean: float | None = None
     """The mean of the par's game points from the forehand's side."""
+    reviews: int = 0
+    """Played hands reviewed by what each player knew (``--review``)."""
+    knew_accuracy: float | None = None
+    """Of their judged cards, the share best by what the player knew ..."""
+    dd_accuracy: float | None = None
+    """... and the share best double dummy."""
     solver_seconds: float = 0.0
     """The value searches' time summed over the records (``stats.ms``)."""
     run: BatchRun | None = None
@@ -94,6 +100,9 @@ class Summary:
             "makeable": self.makeable,
             "exchange_tables": self.exchange_tables,
             "par_forehand_mean": self.par_mean,
+            "reviews": self.reviews,
+            "knew_accuracy": self.knew_accuracy,
+            "dd_accuracy": self.dd_accuracy,
             "solver_seconds": round(self.solver_seconds, 3),
             "run": None
             if self.run is None
@@ -134,6 +143,24 @@ def _makeable(records: Sequence[Record]) -> dict[str, dict[str, float]]:
     }
 
 
+def _accuracies(records: Sequence[Record]) -> tuple[int, float | None, float | None]:
+    """The reviews among ``records``, and the shares of all their judged
+    cards that were best by what the player knew and double dummy."""
+    players = [
+        player
+        for r in records
+        if isinstance(summaries := r.get("players"), Mapping)
+        for player in summaries.values()
+        if isinstance(player, Mapping)
+    ]
+    judged = sum(p.get("judged", 0) for p in players)
+    if not judged:
+        return len(players) // 2, None, None
+    knew = sum(p.get("best", 0) + p.get("unlucky", 0) for p in players)
+    dd = sum(p.get("best", 0) + p.get("lucky", 0) for p in players)
+    return len(players) // 2, knew / judged, dd / judged
+
+
 def summarise(records: Sequence[Record], run: BatchRun | None = None) -> Summary:
     """The summary of ``records`` (a results file's, :func:`~kosolve.batch.results.read_results`),
     and of the ``run`` that wrote them when there was one."""
@@ -153,6 +180,7 @@ def summarise(records: Sequence[Record], run: BatchRun | None = None) -> Summary
         [stats["ms"] for r in answered if isinstance(stats := r.get("stats"), Mapping) and "ms" in stats],
         dtype=np.float64,
     )
+    reviews, knew_accuracy, dd_accuracy = _accuracies(answered)
     return Summary(
         deals=len(records),
         failed=sum("error" in r for r in records),
@@ -164,6 +192,9 @@ def summarise(records: Sequence[Record], run: BatchRun | None = None) -> Summary
         makeable=_makeable(answered),
         exchange_tables=int(pars.size),
         par_mean=float(pars.mean()) if pars.size else None,
+        reviews=reviews,
+        knew_accuracy=knew_accuracy,
+        dd_accuracy=dd_accuracy,
         solver_seconds=float(ms.sum()) / 1000,
         run=run,
     )
@@ -197,6 +228,14 @@ def render_summary(summary: Summary) -> str:
         rows.append(("makeable" if index == 0 else "", f"{role}: {shares}"))
     if summary.par_mean is not None:
         rows.append(("par", f"mean {summary.par_mean:+.2f} game points for the forehand"))
+    if summary.knew_accuracy is not None and summary.dd_accuracy is not None:
+        rows.append(
+            (
+                "review",
+                f"{summary.reviews} hands; cards best by what the player knew {_percent(summary.knew_accuracy)},"
+                f" double dummy {_percent(summary.dd_accuracy)}",
+            )
+        )
     if summary.solver_seconds:
         rows.append(("solver time", f"{summary.solver_seconds:.2f} s (the value searches)"))
     if summary.run is not None:

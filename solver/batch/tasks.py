@@ -10,8 +10,10 @@ instead of stopping the batch.
 Each kind of question is one entry of :data:`ANSWERS`: a function from the
 warm analyser, the parsed JSON, the deal's name and the question to the
 JSON object of the result: a play position analysed, a deal as dealt's
-exchange table, or a seat view's odds (its lines are seat views, each
-sampled ``samples`` times from ``seed`` in the worker that takes it).
+exchange table, a seat view's odds (its lines are seat views, each
+sampled ``samples`` times from ``seed`` in the worker that takes it), or
+a played hand's review by what each player knew (``samples`` worlds a
+card, in the worker that takes the hand).
 
 >>> from kosolve.analysis.report import Analyser, Options
 >>> text = open("examples/ending.json", "rb").read()
@@ -34,10 +36,11 @@ from kosolve.analysis.report import Analyser, Options, OptionsError
 from kosolve.model.announcements import AnnouncementError
 from kosolve.model.dealt import ExchangeError
 from kosolve.model.dealt_file import parse_dealt_file
-from kosolve.model.files import parse_deal
+from kosolve.model.files import kind_in, parse_deal, parse_dealt
 from kosolve.model.jsonfile import FileError, read_json
 from kosolve.model.quoting import source_name
-from kosolve.model.view import parse_view
+from kosolve.model.view import SeatViewError, parse_view
+from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.odds import odds
 from kosolve.sampling.worlds import NoWorldError
 
@@ -54,8 +57,9 @@ deal lines, ``file`` for a folder of deal files."""
 class Question:
     """What the batch computes for every deal: ``kind`` is a key of
     :data:`ANSWERS`, ``options`` what ``kosolve --json`` would be given
-    (an exchange table and the odds take only their rules); ``samples``
-    and ``seed`` are the odds' (``kosolve odds``)."""
+    (an exchange table, the odds and the review take only their rules;
+    the review also ``score``); ``samples`` and ``seed`` are the odds'
+    (``kosolve odds``) and the review's (``kosolve review``)."""
 
     kind: str
     options: Options
@@ -65,8 +69,8 @@ class Question:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind of question {self.kind!r} (one of {', '.join(KINDS)})")
-        if (self.kind == "odds") != (self.samples > 0):
-            raise ValueError("the odds, and only they, take a number of samples, at least 1")
+        if (self.kind in SAMPLED) != (self.samples > 0):
+            raise ValueError("the odds and the review, and only they, take a number of samples, at least 1")
 
     def to_json(self) -> dict[str, object]:
         """The question as its results file records it (docs/batch.md).
@@ -128,15 +132,35 @@ def _odds(analyser: Analyser, data: object, source: str, question: Question) -> 
     return found.to_json()
 
 
+def _review(analyser: Analyser, data: object, source: str, question: Question) -> dict[str, object]:
+    """What ``kosolve review --json`` prints for the played hand: every
+    card's worlds solved in this worker with its warm analyser."""
+    rules = question.options.rules
+    # A deal as dealt is kept whole: its exchange says what the defender saw.
+    file = parse_dealt(data, source, rules=rules) if kind_in(data) == "dealt" else parse_deal(data, source, rules=rules)
+    found = review(
+        file,
+        samples=question.samples,
+        seed=question.seed,
+        jobs=1,
+        score=bool(question.options.score),
+        rules=rules,
+        tt_mb=analyser.tt_mb,
+    )
+    return found.to_json()
+
+
 Answer = Callable[[Analyser, object, str, Question], dict[str, object]]
 
-ANSWERS: Final[dict[str, Answer]] = {"analyse": _analyse, "exchange": _exchange, "odds": _odds}
+ANSWERS: Final[dict[str, Answer]] = {"analyse": _analyse, "exchange": _exchange, "odds": _odds, "review": _review}
 """Each kind of question and the function that answers it for one deal."""
 KINDS: Final = tuple(ANSWERS)
+SAMPLED: Final = ("odds", "review")
+"""The questions answered from sampled worlds."""
 REPORT: Final = "report"
 """The key of a result record that holds the answer."""
 
-_BAD_DEAL: Final = (FileError, OptionsError, ExchangeError, NoWorldError, AnnouncementError)
+_BAD_DEAL: Final = (FileError, OptionsError, ExchangeError, NoWorldError, AnnouncementError, ReviewError, SeatViewError)
 """What a deal that cannot be answered raises: its record says so and the
 batch goes on.  Anything else is a fault of kosolve and stops the batch
 (what is finished stays in the results)."""

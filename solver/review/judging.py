@@ -50,6 +50,7 @@ from kosolve.analysis.solving import DEFAULT_BUDGET_MB, solve
 from kosolve.model.announcements import check_announcements
 from kosolve.model.cards import Card, Hand, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal
+from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Rules, Seat, seat_name
 from kosolve.model.reprs import counted
 from kosolve.model.view import SeatView, view_of
@@ -66,6 +67,20 @@ class ReviewError(OptionError):
     """A review that cannot be made of the deal: ``from`` beyond the play,
     a deal that gives no seat view (an ending, no piles), score mode on a
     deal that cannot be scored, fewer than one sample."""
+
+
+@dataclass(frozen=True)
+class ReviewStats:
+    """What a review, or one card of it, cost: the worlds solved (the dealt
+    one included), the search nodes, the time (a card's: its workers' time
+    on its worlds; the review's: the wall time)."""
+
+    worlds: int
+    nodes: int
+    ms: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"worlds": self.worlds, "nodes": self.nodes, "ms": round(self.ms, 3)}
 
 
 @dataclass(frozen=True)
@@ -129,6 +144,7 @@ class CardJudgement:
     when exact; None from a single sample)."""
     dd_loss: int
     verdict: str
+    stats: ReviewStats = field(default=ReviewStats(0, 0, 0.0), compare=False)
 
     @property
     def forced(self) -> bool:
@@ -152,6 +168,7 @@ class CardJudgement:
             f"knew_loss_{unit}": _round(self.knew_loss),
             f"knew_loss_{unit}_ci95": None if self.knew_loss_ci95 is None else [_round(x) for x in self.knew_loss_ci95],
             "verdict": self.verdict,
+            "stats": self.stats.to_json(),
         }
 
 
@@ -197,18 +214,6 @@ class PlayerSummary:
             "knew_accuracy": None if knew is None else _round(knew),
             "dd_accuracy": None if dd is None else _round(dd),
         }
-
-
-@dataclass(frozen=True)
-class ReviewStats:
-    """What the review cost: the worlds solved, the search nodes, the time."""
-
-    worlds: int
-    nodes: int
-    ms: float
-
-    def to_json(self) -> dict[str, object]:
-        return {"worlds": self.worlds, "nodes": self.nodes, "ms": round(self.ms, 3)}
 
 
 @dataclass(frozen=True)
@@ -279,12 +284,15 @@ class WorldMoves:
     thirds: tuple[int, ...]
     net: tuple[int, ...] | None
     nodes: int
+    ms: float
+    """The time the worker took for the world."""
 
 
 def judge_world(analyser: Analyser, item: tuple[Deal, tuple[Card, ...], Rules, bool]) -> WorldMoves:
     """The task for one world of one decision: each of ``cards`` (the
     mover's legal cards) valued after the world's play."""
     deal, cards, rules, score = item
+    started = time.perf_counter()
     position = deal.position()
     solution = solve(position, solver=analyser.solver, rules=rules, with_moves=True, with_line=False)
     values = dict((m.card, m.thirds) for m in solution.moves)
@@ -301,7 +309,8 @@ def judge_world(analyser: Analyser, item: tuple[Deal, tuple[Card, ...], Rules, b
             scores.append(result.score)
             nodes += result.nodes
         net = tuple(scores)
-    return WorldMoves(tuple(values[card] for card in cards), net, nodes)
+    ms = (time.perf_counter() - started) * 1000
+    return WorldMoves(tuple(values[card] for card in cards), net, nodes, ms)
 
 
 @dataclass(frozen=True)
@@ -339,7 +348,7 @@ def _decisions(deal: Deal, start: int, samples: int, seed: int, taken: Hand | No
 
 
 def review(
-    deal: Deal,
+    file: Deal | DealtFile,
     *,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
@@ -351,15 +360,20 @@ def review(
     tt_mb: float = DEFAULT_BUDGET_MB,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """Judge every card of ``deal``'s play from index ``start`` on (see
-    the module text): a whole game with its piles.  ``taken`` are the
-    talon cards the declarer took, which the defender saw (a deal as dealt
-    knows them, :attr:`~kosolve.model.dealt_file.DealtFile.exchange`).
+    """Judge every card of the play from index ``start`` on (see the module
+    text): ``file`` is a whole game with its piles, or a deal as dealt
+    with its bid, exchange and play.  ``taken`` are the talon cards the
+    declarer took, which the defender saw; a deal as dealt knows them.
     ``progress(done, total)`` is called as worlds are solved.  Raises
     :class:`ReviewError` for a review the deal cannot have,
     :class:`~kosolve.model.view.SeatViewError` for a deal that gives no
     seat view, and :class:`~kosolve.sampling.worlds.NoWorldError` when a
     player's view fits no world."""
+    if isinstance(file, DealtFile):
+        deal = file.play_deal()
+        taken = None if file.exchange is None else mask_of(file.exchange.take)
+    else:
+        deal = file
     if samples < 1:
         raise ReviewError(f"must be at least 1, not {samples}", "samples", given=True)
     view_of(deal, deal.declarer, 0)  # a deal that gives no seat view is refused here, before anything is solved
@@ -451,9 +465,10 @@ def _judge(decision: _Decision, declarer: Seat, rules: Rules, score: bool, value
     )
     knew_best, dd_optimal = signed[played] == max(signed), dd_loss == 0
     verdict = ("mistake", "lucky", "unlucky", "best")[2 * knew_best + dd_optimal]
+    stats = ReviewStats(len(values), sum(v.nodes for v in values), math.fsum(v.ms for v in values))
     return CardJudgement(
         decision.index, decision.trick, decision.seat, decision.card, decision.worlds, n, exact,
-        decision.seed, moves, best, dd_best, knew_loss, interval, dd_loss, verdict,
+        decision.seed, moves, best, dd_best, knew_loss, interval, dd_loss, verdict, stats,
     )  # fmt: skip
 
 

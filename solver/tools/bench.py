@@ -65,6 +65,7 @@ from kosolve.tools.reference import reference_move_values
 
 if TYPE_CHECKING:
     from kosolve.tools.bench_odds import OddsBenchReport
+    from kosolve.tools.bench_review import ReviewBenchReport
 
 MB = 1024 * 1024
 
@@ -719,6 +720,8 @@ class BenchReport:
     net_scores: NetScoreBench = field(default_factory=NetScoreBench)
     odds: OddsBenchReport | None = None
     """The odds from one seat, which the command line adds on request."""
+    review: ReviewBenchReport | None = None
+    """The review by what the player knew, which the command line adds on request."""
 
     def sections(self) -> dict[str, BenchSection]:
         """The sections in the report's order, by their key in its JSON."""
@@ -732,6 +735,8 @@ class BenchReport:
         }
         if self.odds is not None:
             sections["odds"] = self.odds
+        if self.review is not None:
+            sections["review"] = self.review
         return sections
 
     def to_json(self) -> dict[str, object]:

@@ -16,7 +16,7 @@ from support.cli import run
 PLAYED_OUT = str(EXAMPLES / "played-out.json")
 PLAYED = str(EXAMPLES / "played.json")
 CARD_KEYS = {"index", "trick", "seat", "card", "exact", "worlds", "samples", "seed", "moves", "best", "dd_best",
-             "dd_loss_thirds", "knew_loss_thirds", "knew_loss_thirds_ci95", "verdict"}  # fmt: skip
+             "dd_loss_thirds", "knew_loss_thirds", "knew_loss_thirds_ci95", "verdict", "stats"}  # fmt: skip
 PLAYER_KEYS = {"cards", "judged", "best", "mistake", "unlucky", "lucky", "forced", "knew_loss_thirds",
                "dd_loss_thirds", "knew_accuracy", "dd_accuracy"}  # fmt: skip
 

@@ -236,7 +236,10 @@ def knew_part(judged: CardJudgement) -> dict[str, object]:
     """What a card's verdict by what its player knew rests on."""
     data = judged.to_json()
     moves = [{k: v for k, v in m.items() if not k.startswith("dd_")} for m in data["moves"]]  # type: ignore[attr-defined]
-    return {**{k: v for k, v in data.items() if not k.startswith("dd_") and k != "verdict"}, "moves": moves}
+    return {
+        **{k: v for k, v in data.items() if not k.startswith("dd_") and k not in ("verdict", "stats")},
+        "moves": moves,
+    }
 
 
 @pytest.mark.parametrize("seed", range(4))
