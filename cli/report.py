@@ -8,7 +8,7 @@ import click
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import STDIN, load_viewed
-from kosolve.cli.options import quiet_option, rules_options, threads_option, tt_mb_option
+from kosolve.cli.options import jobs_option, quiet_option, rules_options, samples_options, threads_option, tt_mb_option
 from kosolve.cli.running import progress_bar, tables, write_atomically
 from kosolve.model.game import Rules
 from kosolve.web.report import render_html, report_data
@@ -25,18 +25,31 @@ from kosolve.web.report import render_html, report_data
     type=click.Path(dir_okay=False, allow_dash=True, writable=True),
     help="Where to write the report (- for the standard output).",
 )
+@samples_options("The review by what each player knew")
+@jobs_option
 @tt_mb_option
 @threads_option
 @quiet_option("No progress bar.")
 @rules_options
-def report_command(file: str, output: str, tt_mb: float, threads: int, quiet: bool, rules: Rules) -> None:
+def report_command(
+    file: str,
+    output: str,
+    samples: int,
+    seed: int,
+    jobs: int | None,
+    tt_mb: float,
+    threads: int,
+    quiet: bool,
+    rules: Rules,
+) -> None:
     """Write one HTML file with the web view of DEAL.json's play, to open in
     any browser from the file system, offline, and to send to a partner:
     the hands and the table after every card of the play, every legal
     card's value and what it costs, the timeline of the play with the
-    mistakes and when each announcement was lost, what each player can
-    still force, the settlement, and for a deal as dealt the exchange table
-    and par.  Step through it with the buttons or the arrow keys; to try
+    mistakes and when each announcement was lost, every card judged by
+    what its player knew beside double dummy (kosolve review), what each
+    player can still force, the settlement, and for a deal as dealt the
+    exchange table and par.  Step through it with the buttons or the arrow keys; to try
     other cards, serve the file instead (kosolve serve DEAL.json).
 
     \b
@@ -50,7 +63,7 @@ def report_command(file: str, output: str, tt_mb: float, threads: int, quiet: bo
     with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)
     with progress_bar("report", quiet) as progress:
-        data = report_data(analyser, name, deal, dealt, rules, progress)
+        data = report_data(analyser, name, deal, dealt, rules, progress, samples=samples, seed=seed, jobs=jobs)
     page = render_html(data)
     if output == STDIN:
         click.echo(page, nl=False)

@@ -43,6 +43,9 @@ from kosolve.model.files import parse_deal
 from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, Trick, seat_name
 from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.quoting import describe, member
+from kosolve.model.view import SeatViewError
+from kosolve.review.judging import ReviewError, review
+from kosolve.sampling.odds import DEFAULT_SAMPLES
 from kosolve.tools.dealing import deal_bid
 
 API_VERSION: Final = 1
@@ -254,18 +257,36 @@ def review_answer(
     deal: Deal,
     rules: Rules = DEFAULT_RULES,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    dealt: DealtFile | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int | None = 1,
 ) -> dict[str, object]:
     """The review of ``deal``'s whole play: every card's value before and
     after it and its loss, the mistakes, when each announcement was no
     longer makeable (judged by the net score when the library's default
-    says so), and the settlement of a hand played out.  ``progress``
-    follows the review's steps (:meth:`Analyser.analyse`)."""
+    says so), and the settlement of a hand played out; and under ``knew``
+    every card judged by what its player knew (``kosolve review --json``,
+    ``samples`` worlds a card from ``seed`` on ``jobs`` processes, from ``dealt`` when
+    the file is a deal as dealt), or null with ``knew_why`` for a deal
+    that gives no seat view (an ending, no piles).  ``progress`` follows
+    the steps of one review and then of the other
+    (:meth:`Analyser.analyse`, :func:`~kosolve.review.judging.review`)."""
     options = Options(rules=rules, moves=False, feasibility=False, postmortem=True)
     try:
         report = analyser.analyse(deal, options, progress)
     except OptionsError as error:
         raise _options_error(error) from None
-    return {"api": API_VERSION, "report": report.to_json()}
+    knew: dict[str, object] | None = None
+    why = None
+    try:
+        knew = review(
+            dealt or deal, samples=samples, seed=seed, jobs=jobs, rules=rules, tt_mb=analyser.tt_mb, progress=progress
+        ).to_json()
+    except (SeatViewError, ReviewError) as error:
+        why = str(error)
+    return {"api": API_VERSION, "report": report.to_json(), "knew": knew, "knew_why": why}
 
 
 def exchange_answer(
@@ -328,9 +349,12 @@ class Service:
         """``POST /api/v1/review``: the file's play reviewed card by card."""
         _keys(request, ("deal", "rules"))
         rules = _rules(request, self.rules)
-        deal = _deal(_deal_object(request), rules)
+        data = _deal_object(request)
+        deal = _deal(data, rules)
+        # A deal as dealt read twice: its play position, and its exchange for what the defender saw.
+        dealt = parse_dealt_file(data, DEAL_SOURCE, rules=rules) if DEALT_KEY in data else None
         with self._lock:
-            return review_answer(self.analyser, deal, rules, progress)
+            return review_answer(self.analyser, deal, rules, progress, dealt=dealt)
 
     def exchange(
         self, request: Mapping[str, object], progress: Callable[[int, int], None] | None = None

@@ -17,6 +17,7 @@ from kosolve.analysis.report import Analyser
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import DEFAULT_RULES, Rules
+from kosolve.sampling.odds import DEFAULT_SAMPLES
 from kosolve.web.api import API_VERSION, exchange_answer, position_answer, review_answer
 
 STYLE_TAG: Final = '<link rel="stylesheet" href="static/app.css">'
@@ -35,10 +36,15 @@ def report_data(
     dealt: DealtFile | None = None,
     rules: Rules = DEFAULT_RULES,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int | None = None,
 ) -> dict[str, object]:
     """Every answer the page reads for ``deal``'s play: ``positions[k]`` is
     the API's answer for the position after ``k`` cards; ``review`` the
-    review of the play (None without one); ``exchange`` the exchange table
+    review of the play (None without one), by what each player knew too
+    (``samples`` worlds a card from ``seed``, on ``jobs`` processes); ``exchange`` the exchange table
     of ``dealt`` (None unless the file is a deal as dealt).  ``deal`` is
     None for a deal as dealt without a bid, which has the exchange only.
     ``progress`` is called with the steps done and the steps in all."""
@@ -57,7 +63,11 @@ def report_data(
         for at in range(len(deal.play) + 1):
             positions.append(position_answer(analyser, deal, at, rules))
             step()
-        review = review_answer(analyser, deal, rules) if deal.play else None
+        review = (
+            review_answer(analyser, deal, rules, dealt=dealt, samples=samples, seed=seed, jobs=jobs)
+            if deal.play
+            else None
+        )
         step()
     exchange = exchange_answer(analyser, dealt, rules) if dealt is not None else None
     if dealt is not None:

@@ -31,6 +31,7 @@ from kosolve.model.cards import card_name, hand_cards, parse_card  # noqa: E402
 from kosolve.model.deal import Deal  # noqa: E402
 from kosolve.model.files import load_deal, load_dealt_file  # noqa: E402
 from kosolve.model.game import SEATS, seat_name  # noqa: E402
+from kosolve.review.judging import review  # noqa: E402
 from kosolve.tools.dealing import deal_game  # noqa: E402
 from kosolve.web.api import Service  # noqa: E402
 from kosolve.web.app import serving  # noqa: E402
@@ -161,6 +162,21 @@ def test_the_timeline_jumps_and_the_best_line_plays_out(page: Any, url: str, ana
     assert shown["value"] == best.thirds and shown["moves"] == {}
 
 
+VERDICTS = "() => [...document.querySelectorAll('.step .verdict')].map((v) => v.dataset.verdict)"
+
+
+def test_every_card_of_the_timeline_shows_both_verdicts(page: Any, url: str) -> None:
+    deal = load_deal(EXAMPLES / "played.json")
+    page.goto(url)
+    wait_for_line(page, ())
+    page.wait_for_selector(".knew-summary [data-seat]")
+    expected = review(deal, jobs=1)
+    assert page.evaluate(VERDICTS) == [card.verdict for card in expected.cards]
+    summary = page.inner_text(".knew-summary")
+    for player in expected.players:
+        assert f"{seat_name(player.seat)}: {player.judged} cards judged" in summary
+
+
 def test_a_played_out_hand_is_settled(page: Any, url: str, analyser: Analyser) -> None:
     deal = load_deal(EXAMPLES / "played-out.json")
     page.goto(url)
@@ -174,6 +190,9 @@ def test_a_played_out_hand_is_settled(page: Any, url: str, analyser: Analyser) -
     assert settlement is not None
     totals = json.loads(page.get_attribute("[data-totals]", "data-totals"))
     assert totals == {seat_name(seat): settlement.totals[seat] for seat in SEATS}
+    page.wait_for_selector(".knew-summary [data-seat]")
+    timeline = page.inner_text("#timeline")
+    assert "pagat by the dealer: never makeable" in timeline and "[object" not in timeline
 
 
 def test_a_deal_as_dealt_shows_the_exchange_table_and_par(page: Any, url: str, analyser: Analyser) -> None:
@@ -392,6 +411,7 @@ def test_the_report_steps_from_the_file_system(page: Any, analyser: Analyser, tm
     assert_shows_library(wait_for_line(page, deal.play[:2]), analyser, deal, deal.play[:2])
     page.keyboard.press("End")
     assert_shows_library(wait_for_line(page, deal.play), analyser, deal, deal.play)
+    assert page.evaluate(VERDICTS) == [card.verdict for card in review(deal, jobs=1).cards]
     page.click('.step[data-index="1"]')
     assert_shows_library(wait_for_line(page, deal.play[:1]), analyser, deal, deal.play[:1])
     # Off the file's play the report has no answers: only the file's next

@@ -19,6 +19,7 @@ from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import load_deal, load_dealt_file, parse_deal
 from kosolve.model.game import SEATS, Rules, seat_name
+from kosolve.review.judging import review
 from kosolve.tools.dealing import deal_game, deal_games
 from kosolve.web.api import MAX_REQUEST_BYTES, RequestError, Service, read_request
 
@@ -127,6 +128,21 @@ def test_the_review_is_the_library_post_mortem(service: Service, analyser: Analy
     ).to_json()
     assert without_stats(answer["report"]) == without_stats(expected)
     assert len(answer["report"]["postmortem"]) == len(deal.play)
+    knew = review(deal, jobs=1).to_json()
+    assert without_stats(answer["knew"]) == without_stats(knew) and answer["knew_why"] is None
+
+
+def test_the_review_by_what_each_player_knew_reads_a_deal_as_dealt_whole(service: Service) -> None:
+    file = load_dealt_file(EXAMPLES / "dealt.json")
+    data = {**example("dealt.json"), "play": [card_name(c) for c in file.play_deal().position().legal_moves][:1]}
+    answer: dict[str, Any] = service.review({"deal": data})
+    assert [card["card"] for card in answer["knew"]["cards"]] == data["play"]
+
+
+def test_an_ending_has_no_review_by_what_each_player_knew(service: Service) -> None:
+    data = {**example("ending.json"), "play": ["HK"]}
+    answer: dict[str, Any] = service.review({"deal": data})
+    assert answer["knew"] is None and "a seat view starts at trick 1" in answer["knew_why"]
 
 
 def test_the_exchange_is_the_library_exchange_table(service: Service, analyser: Analyser) -> None:

@@ -44,7 +44,7 @@
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else node.setAttribute(key, value === true ? "" : String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -512,6 +512,33 @@
     return goal.makeable_at_start ? "makeable to the end" : "never makeable";
   }
 
+  // A mean loss in thirds as points, two decimals.
+  function meanPoints(thirds) {
+    return (thirds / 3).toFixed(2);
+  }
+
+  // A card's two verdicts: by what its player knew (the worlds of his view) and double dummy.
+  function verdictLine(card) {
+    if (!card) return null;
+    if (card.verdict === "forced") return el("span", { class: "verdict forced", "data-verdict": "forced" }, "forced");
+    const knew = card.knew_loss_thirds > 0 ? `knew −${meanPoints(card.knew_loss_thirds)} (best ${card.best.join(" ")})` : "knew: best";
+    const dd = card.dd_loss_thirds > 0 ? `DD −${points(card.dd_loss_thirds)}` : "DD: best";
+    const worlds = card.exact ? `${card.worlds} worlds` : `${card.samples} of ${card.worlds} worlds`;
+    return el("span", { class: `verdict ${card.verdict}`, "data-verdict": card.verdict,
+      title: `judged over ${worlds}` }, `${card.verdict}: ${knew} · ${dd}`);
+  }
+
+  function knewSummary(knew) {
+    const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
+    return el("div", { class: "knew-summary" }, SEATS.map((seat) => {
+      const p = knew.players[seat];
+      return el("div", { "data-seat": seat },
+        `${seat}: ${p.judged} cards judged; best by what he knew ${percent(p.knew_accuracy)},`
+        + ` double dummy ${percent(p.dd_accuracy)}; lost ${meanPoints(p.knew_loss_thirds)} by what he knew,`
+        + ` ${points(p.dd_loss_thirds)} double dummy; ${p.mistake} mistakes, ${p.unlucky} unlucky, ${p.lucky} lucky`);
+    }));
+  }
+
   function drawTimeline() {
     const box = $("timeline");
     if (!state.filePlay.length) {
@@ -532,6 +559,8 @@
     }
     const played = state.line.slice(0, state.cursor);
     const current = onFilePlay(played) ? played.length : null;
+    const knew = state.review && state.review.knew;
+    const verdicts = new Map(knew ? knew.cards.map((card) => [card.index, card]) : []);
     const steps = el("div", { class: "ttrick" }, el("div", { class: "n" }, "before play"),
       el("button", { type: "button", class: `step${current === 0 ? " current" : ""}`, "data-index": 0,
         onclick: () => jump(0) }, "start", review && review.postmortem.length ? ` · ${points(review.postmortem[0].before)}` : ""));
@@ -544,7 +573,7 @@
         : name;
       const step = el("button", { type: "button", class: classes.join(" "), "data-index": i + 1,
         "data-loss": judged ? judged.loss : null, "data-after": judged ? judged.after : null, onclick: () => jump(i + 1) },
-      text, (lost.get(i) || []).map((words) => el("span", { class: "lost-goal" }, words)));
+      text, verdictLine(verdicts.get(i)), (lost.get(i) || []).map((words) => el("span", { class: "lost-goal" }, words)));
       const number = judged ? judged.trick : Math.floor(i / 2) + 1;
       if (!tricks.length || tricks[tricks.length - 1].number !== number) tricks.push({ number, steps: [] });
       tricks[tricks.length - 1].steps.push(step);
@@ -554,7 +583,9 @@
         review.postmortem_summary.goals.map((goal) => el("div", { class: "goal", "data-goal": goal.what, "data-by": goal.by },
           `${goal.what.replaceAll("_", " ")} by the ${goal.by}: ${goalFate(goal)}`))]
       : el("div", {}, "reviewing the play…");
-    fill(box, el("div", { class: "panel" }, el("h2", {}, "The file's play"), summary,
+    const players = knew ? knewSummary(knew) : state.review && state.review.knew_why
+      ? el("div", { class: "knew-summary" }, `no review by what each player knew: ${state.review.knew_why}`) : null;
+    fill(box, el("div", { class: "panel" }, el("h2", {}, "The file's play"), summary, players,
       el("div", { class: "tricks" }, steps,
         tricks.map((t) => el("div", { class: "ttrick" }, el("div", { class: "n" }, `trick ${t.number}`), t.steps)))));
   }
