@@ -40,6 +40,15 @@ from kosolve.sampling.worlds import NoWorldError
     is_flag=True,
     help="Compare the cards by the declarer's net game points with score-optimal play, not by card points (slower).",
 )
+@click.option(
+    "--infer",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=1.0,
+    show_default=True,
+    metavar="W",
+    help="Weigh the worlds by the other's play: a world counts W times less for each of his last 4 cards that"
+    " lost value double dummy in it (1: every world alike).",
+)
 @jobs_option
 @json_option
 @tt_mb_option
@@ -51,6 +60,7 @@ def review_command(
     samples: int,
     seed: int,
     score: bool,
+    infer: float,
     jobs: int | None,
     as_json: bool,
     tt_mb: float,
@@ -77,7 +87,7 @@ def review_command(
     Examples:
       kosolve review examples/played-out.json
       kosolve review --from 20 --samples 500 --jobs 2 game.json
-      kosolve review --json examples/dealt.json
+      kosolve review --infer 0.5 examples/played-out.json
     """
     name, _, deal, dealt = load_viewed(file, rules)
     if deal is None:
@@ -91,6 +101,7 @@ def review_command(
                 jobs=jobs,
                 start=start,
                 score=score,
+                infer=infer,
                 rules=rules,
                 tt_mb=tt_mb,
                 progress=progress,

@@ -46,21 +46,24 @@ from typing import Final
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.pool import WorkerPool
 from kosolve.analysis.report import Analyser, can_score
-from kosolve.analysis.solving import DEFAULT_BUDGET_MB, solve
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB, search_args, solve
+from kosolve.engine._search import Solver
 from kosolve.model.announcements import check_announcements
 from kosolve.model.cards import Card, Hand, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
-from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Rules, Seat, seat_name
+from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Position, Rules, Seat, seat_name
 from kosolve.model.reprs import counted
 from kosolve.model.view import SeatView, view_of
-from kosolve.sampling.odds import DEFAULT_SAMPLES, estimate
+from kosolve.sampling.odds import DEFAULT_SAMPLES, Z95
 from kosolve.sampling.worlds import sample_worlds, world_space
 
 FORMAT_VERSION: Final = 1
 """The version of the JSON object :meth:`Review.to_json` writes (docs/json.md)."""
 VERDICTS: Final = ("best", "mistake", "unlucky", "lucky", "forced")
 """The verdicts, in the order the summaries count them."""
+INFER_DEPTH: Final = 4
+"""With inference, how many of the other's last cards weigh a world."""
 
 
 class ReviewError(OptionError):
@@ -227,6 +230,8 @@ class Review:
     seed: int
     score: bool
     """Whether the cards were compared by net game points."""
+    infer: float
+    """A world's weight per blunder of the other's (1: every world alike)."""
     cards: tuple[CardJudgement, ...]
     stats: ReviewStats = field(compare=False)
 
@@ -269,6 +274,7 @@ class Review:
             "from": self.start,
             "samples": self.samples,
             "seed": self.seed,
+            "infer": self.infer,
             "cards": [c.to_json(self.score) for c in self.cards],
             "players": {seat_name(p.seat): p.to_json(self.score) for p in self.players},
             "costliest": [c.index for c in self.costliest()],
@@ -286,19 +292,38 @@ class WorldMoves:
     nodes: int
     ms: float
     """The time the worker took for the world."""
+    blunders: int = 0
+    """How many of the other's checked cards lost value double dummy here."""
 
 
-def judge_world(analyser: Analyser, item: tuple[Deal, tuple[Card, ...], Rules, bool]) -> WorldMoves:
-    """The task for one world of one decision: each of ``cards`` (the
-    mover's legal cards) valued after the world's play."""
-    deal, cards, rules, score = item
+@dataclass(frozen=True)
+class WorldTask:
+    """One world of one decision, as a worker takes it: the world (its play
+    up to the decision), the mover's legal ``cards``, and ``checked``, the
+    indexes of the other's earlier cards whose double-dummy cost weighs the
+    world (``infer``)."""
+
+    deal: Deal
+    cards: tuple[Card, ...]
+    rules: Rules
+    score: bool
+    checked: tuple[int, ...] = ()
+
+
+def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
+    """The task for one world of one decision: each of the mover's legal
+    cards valued after the world's play, and how many of the other's
+    checked cards lost value double dummy in this world."""
+    deal, cards, rules = task.deal, task.cards, task.rules
     started = time.perf_counter()
     position = deal.position()
-    solution = solve(position, solver=analyser.solver, rules=rules, with_moves=True, with_line=False)
+    solver = analyser.solver
+    nodes_before = solver.stats["nodes"]
+    solution = solve(position, solver=solver, rules=rules, with_moves=True, with_line=False)
     values = dict((m.card, m.thirds) for m in solution.moves)
-    nodes = solution.stats.nodes
     net = None
-    if score:
+    score_nodes = 0
+    if task.score:
         scores = []
         for card in cards:
             after = position.copy()
@@ -307,10 +332,28 @@ def judge_world(analyser: Analyser, item: tuple[Deal, tuple[Card, ...], Rules, b
                 deal, after, rules=rules, solver=analyser.score_solver, with_points_line=False, with_line=False
             )
             scores.append(result.score)
-            nodes += result.nodes
+            score_nodes += result.nodes
         net = tuple(scores)
+    blunders = sum(not _kept_value(solver, deal, index) for index in task.checked)
     ms = (time.perf_counter() - started) * 1000
-    return WorldMoves(tuple(values[card] for card in cards), net, nodes, ms)
+    nodes = solver.stats["nodes"] - nodes_before + score_nodes
+    return WorldMoves(tuple(values[card] for card in cards), net, nodes, ms, blunders)
+
+
+def _kept_value(solver: Solver, deal: Deal, index: int) -> bool:
+    """Whether card ``index`` of ``deal``'s play kept the double-dummy
+    value of the position before it (a forced card always does)."""
+    before = deal.position(at=index)
+    after = before.copy()
+    after.push(deal.play[index])
+    return _final(solver, before) == _final(solver, after)
+
+
+def _final(solver: Solver, position: Position) -> int:
+    """The declarer's final thirds with best play from ``position``."""
+    if position.is_over():
+        return position.declarer_thirds()
+    return position.declarer_thirds() + solver.value(*search_args(position))
 
 
 @dataclass(frozen=True)
@@ -356,6 +399,7 @@ def review(
     start: int = 0,
     taken: Hand | None = None,
     score: bool = False,
+    infer: float = 1.0,
     rules: Rules = DEFAULT_RULES,
     tt_mb: float = DEFAULT_BUDGET_MB,
     progress: Callable[[int, int], None] | None = None,
@@ -364,7 +408,10 @@ def review(
     text): ``file`` is a whole game with its piles, or a deal as dealt
     with its bid, exchange and play.  ``taken`` are the talon cards the
     declarer took, which the defender saw; a deal as dealt knows them.
-    ``progress(done, total)`` is called as worlds are solved.  Raises
+    With ``infer`` below 1 a world counts ``infer`` times less for each of
+    the other's last :data:`INFER_DEPTH` cards that lost value double dummy
+    in it (inference from his play; 1, the default, weighs every world
+    alike).  ``progress(done, total)`` is called as worlds are solved.  Raises
     :class:`ReviewError` for a review the deal cannot have,
     :class:`~kosolve.model.view.SeatViewError` for a deal that gives no
     seat view, and :class:`~kosolve.sampling.worlds.NoWorldError` when a
@@ -376,6 +423,8 @@ def review(
         deal = file
     if samples < 1:
         raise ReviewError(f"must be at least 1, not {samples}", "samples", given=True)
+    if not 0 < infer <= 1:
+        raise ReviewError(f"a world's weight per blunder must be above 0 and at most 1, not {infer}", "infer", True)
     view_of(deal, deal.declarer, 0)  # a deal that gives no seat view is refused here, before anything is solved
     if not deal.play:
         raise ReviewError("the deal has no play: there is no card to judge")
@@ -392,7 +441,8 @@ def review(
     total = sum(sizes)
     found: list[WorldMoves | None] = [None] * total
     with WorkerPool(jobs, tt_mb, items=total) as pool:
-        for done, (index, value) in enumerate(pool.imap_unordered(judge_world, _items(deal, judged, rules, score))):
+        tasks = _tasks(deal, judged, rules, score, infer < 1)
+        for done, (index, value) in enumerate(pool.imap_unordered(judge_world, tasks)):
             found[index] = value
             if progress is not None:
                 progress(done + 1, total)
@@ -400,22 +450,34 @@ def review(
     assert len(results) == total, "the pool answers every world"
     by_index, first = {}, 0
     for decision, size in zip(judged, sizes, strict=True):
-        by_index[decision.index] = _judge(decision, deal.declarer, rules, score, results[first : first + size])
+        values = results[first : first + size]
+        by_index[decision.index] = _judge(decision, deal.declarer, rules, score, infer, values)
         first += size
     cards = tuple(by_index.get(d.index) or _forced(d) for d in decisions)
     stats = ReviewStats(total, sum(v.nodes for v in results), (time.perf_counter() - started) * 1000)
-    return Review(deal, start, samples, seed, score, cards, stats)
+    return Review(deal, start, samples, seed, score, infer, cards, stats)
 
 
-def _items(
-    deal: Deal, decisions: Sequence[_Decision], rules: Rules, score: bool
-) -> Iterator[tuple[Deal, tuple[Card, ...], Rules, bool]]:
-    """Each decision's world that was dealt, then its worlds, as the pool takes them."""
+def _tasks(deal: Deal, decisions: Sequence[_Decision], rules: Rules, score: bool, infer: bool) -> Iterator[WorldTask]:
+    """Each decision's world that was dealt, then its worlds, as the pool
+    takes them; with ``infer``, each world checks the other's last cards."""
     for decision in decisions:
-        yield replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score
+        checked = _checked(deal, decision) if infer else ()
+        yield WorldTask(replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score)
         for world in sample_worlds(decision.view, decision.samples, decision.seed):
             assert isinstance(world, Deal)
-            yield world, decision.legal, rules, score
+            yield WorldTask(world, decision.legal, rules, score, checked)
+
+
+def _checked(deal: Deal, decision: _Decision) -> tuple[int, ...]:
+    """The indexes of the other's last :data:`INFER_DEPTH` cards before the decision."""
+    position = deal.position(at=0)
+    theirs = []
+    for index, card in enumerate(deal.play[: decision.index]):
+        if position.turn != decision.seat:
+            theirs.append(index)
+        position.push(card)
+    return tuple(theirs[-INFER_DEPTH:])
 
 
 def _forced(decision: _Decision) -> CardJudgement:
@@ -433,32 +495,38 @@ def _measure(value: WorldMoves, score: bool) -> tuple[int, ...]:
     return value.thirds
 
 
-def _judge(decision: _Decision, declarer: Seat, rules: Rules, score: bool, values: list[WorldMoves]) -> CardJudgement:
+def _judge(
+    decision: _Decision, declarer: Seat, rules: Rules, score: bool, infer: float, values: list[WorldMoves]
+) -> CardJudgement:
     """The verdict on one card from the dealt world's values and the worlds'."""
     dealt, worlds = values[0], values[1:]
     n = len(worlds)
     exact = decision.samples == decision.worlds
     sign = 1 if decision.seat == declarer else -1
+    weights = [infer**w.blunders for w in worlds]
+    total = math.fsum(weights)
     measure = [_measure(w, score) for w in worlds]
     dd = _measure(dealt, score)
     legal = decision.legal
-    # Whole sums compare exactly: equal cards are never split by rounding.
-    sums = [sum(m[i] for m in measure) for i in range(len(legal))]
-    signed = [sign * total for total in sums]
-    best = tuple(c for c, total in zip(legal, signed, strict=True) if total == max(signed))
+    # Sums compare exactly: cards equal in every world are never split by
+    # rounding (uniform weights keep them whole numbers).
+    sums = [math.fsum(weight * m[i] for weight, m in zip(weights, measure, strict=True)) for i in range(len(legal))]
+    signed = [sign * value for value in sums]
+    best = tuple(c for c, value in zip(legal, signed, strict=True) if value == max(signed))
     played, top = legal.index(decision.card), legal.index(best[0])
     dd_signed = [sign * v for v in dd]
     dd_best = tuple(c for c, v in zip(legal, dd_signed, strict=True) if v == max(dd_signed))
     dd_loss = max(dd_signed) - dd_signed[played]
-    knew_loss = (max(signed) - signed[played]) / n
-    interval = estimate([sign * (m[top] - m[played]) for m in measure], exact).ci95
+    knew_loss = (max(signed) - signed[played]) / total
+    interval = _interval([sign * (m[top] - m[played]) for m in measure], weights, exact)
     moves = tuple(
         MoveJudgement(
             card,
-            math.fsum(w.thirds[i] for w in worlds) / n,
-            sum(w.thirds[i] >= rules.win_thirds for w in worlds) / n,
+            math.fsum(weight * w.thirds[i] for weight, w in zip(weights, worlds, strict=True)) / total,
+            math.fsum(weight for weight, w in zip(weights, worlds, strict=True) if w.thirds[i] >= rules.win_thirds)
+            / total,
             dealt.thirds[i],
-            sums[i] / n if score else None,
+            sums[i] / total if score else None,
             dd[i] if score else None,
         )
         for i, card in enumerate(legal)
@@ -470,6 +538,22 @@ def _judge(decision: _Decision, declarer: Seat, rules: Rules, score: bool, value
         decision.index, decision.trick, decision.seat, decision.card, decision.worlds, n, exact,
         decision.seed, moves, best, dd_best, knew_loss, interval, dd_loss, verdict, stats,
     )  # fmt: skip
+
+
+def _interval(losses: list[int], weights: list[float], exact: bool) -> tuple[float, float] | None:
+    """The 95% interval of the weighted mean of the per-world losses (with
+    equal weights, the usual normal interval), its effective sample size
+    being (sum of weights)^2 / sum of squared weights."""
+    total = math.fsum(weights)
+    mean = math.fsum(w * x for w, x in zip(weights, losses, strict=True)) / total
+    if exact:
+        return (mean, mean)
+    effective = total**2 / math.fsum(w * w for w in weights)
+    if effective <= 1:
+        return None
+    spread = math.fsum(w * (x - mean) ** 2 for w, x in zip(weights, losses, strict=True)) / total
+    half = Z95 * math.sqrt(spread * effective / (effective - 1)) / math.sqrt(effective)
+    return (mean - half, mean + half)
 
 
 def _round(value: float) -> float:

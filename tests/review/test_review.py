@@ -22,7 +22,7 @@ from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import seat_name
 from kosolve.model.view import view_of
-from kosolve.review.judging import CardJudgement, Review, ReviewError, review
+from kosolve.review.judging import INFER_DEPTH, CardJudgement, Review, ReviewError, review
 from kosolve.sampling.worlds import all_worlds
 from kosolve.tools import reference
 from kosolve.tools.dealing import deal_game
@@ -265,3 +265,51 @@ def test_no_hidden_card_leaks_into_the_verdict_by_what_he_knew(seed: int, sample
         first = review(replace(deal, play=deal.play[: at + 1]), samples=samples, seed=seed, jobs=1, start=at)
         second = review(again, samples=samples, seed=seed, jobs=1, start=at)
         assert knew_part(first.cards[0]) == knew_part(second.cards[0])
+
+
+def blunders(world: Names, mover: str, at: int) -> int:
+    """How many of the other's last INFER_DEPTH cards before card ``at``
+    lost value double dummy in ``world``, by the reference."""
+    theirs = []
+    leader, led = "forehand", None
+    hands = world.hands
+    for index, card in enumerate(world.play[:at]):
+        player = leader if led is None else reference.other(leader)
+        if player != mover:
+            theirs.append(index)
+        hands, leader, led, _ = reference.play(hands, leader, led, card, world.declarer)
+    lost = 0
+    for index in theirs[-INFER_DEPTH:]:
+        values = final_thirds(replace(world, play=world.play[:index]))
+        pick = max if reference.other(mover) == world.declarer else min
+        lost += values[world.play[index]] != pick(values.values())
+    return lost
+
+
+@pytest.mark.parametrize("seed", [6, 10, 20, 21, 25, 28])
+def test_inference_weighs_the_worlds_as_the_brute_force(seed: int) -> None:
+    """Deals where the other's last cards lost value in some worlds and not
+    in others, so that the weights change the means."""
+    deal = played_out(seed)
+    names = names_of(deal)
+    weight = 0.25
+    start = len(deal.play) - 4
+    result = review(deal, samples=100_000, jobs=1, start=start, infer=weight)
+    uniform = review(deal, samples=100_000, jobs=1, start=start)
+    assert [c.moves for c in result.cards] != [c.moves for c in uniform.cards]
+    for judged in result.cards:
+        if judged.forced:
+            continue
+        mover = seat_name(judged.seat)
+        worlds = brute_worlds(names, mover, judged.index)
+        full = [Names(w.hands, w.piles, None, w.declarer, names.play) for w in worlds]
+        weights = [weight ** blunders(w, mover, judged.index) for w in full]
+        values = [final_thirds(w) for w in worlds]
+        total = sum(weights)
+        for move in judged.moves:
+            card = card_name(move.card)
+            expected = sum(w * v[card] for w, v in zip(weights, values, strict=True)) / total
+            assert move.mean_thirds == pytest.approx(expected, abs=1e-9)
+        sign = 1 if mover == names.declarer else -1
+        means = {card_name(m.card): sign * m.mean_thirds for m in judged.moves}
+        assert judged.knew_loss == pytest.approx(max(means.values()) - means[card_name(judged.card)], abs=1e-9)
