@@ -45,7 +45,7 @@ from typing import Final
 
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.pool import WorkerPool
-from kosolve.analysis.report import Analyser, can_score
+from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, search_args, solve
 from kosolve.engine._search import Solver
 from kosolve.model.announcements import check_announcements
@@ -67,9 +67,8 @@ INFER_DEPTH: Final = 4
 
 
 class ReviewError(OptionError):
-    """A review that cannot be made of the deal: ``from`` beyond the play,
-    a deal that gives no seat view (an ending, no piles), score mode on a
-    deal that cannot be scored, fewer than one sample."""
+    """A review that cannot be made of the deal: no play, ``from`` at or
+    beyond its end, fewer than one sample, a weight outside (0, 1]."""
 
 
 @dataclass(frozen=True)
@@ -430,8 +429,6 @@ def review(
         raise ReviewError("the deal has no play: there is no card to judge")
     if start >= len(deal.play):
         raise ReviewError(f"{start} leaves no card to judge: the play has {len(deal.play)} cards", "from", given=True)
-    if score and not can_score(deal):
-        raise ReviewError("score mode needs a whole game (16 cards each at trick 1) with its piles", "score", True)
     check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
     started = time.perf_counter()
     decisions = _decisions(deal, start, samples, seed, taken)

@@ -99,3 +99,21 @@ def test_a_file_without_piles_is_one_line_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "no-piles.json: the deal has no piles; a seat view needs the player's pile" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bench_review_adds_its_section(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kosolve.tools.bench_review as bench_review
+
+    real = bench_review.run_review_bench
+    monkeypatch.setattr(bench_review, "run_review_bench", lambda **kw: real(hands=1, samples=3, jobs=(1, 2), **kw))
+    args = ["bench", "--deals", "0", "--endings", "0", "--postmortems", "0", "--no-goals", "--review", "-q"]
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    section = json.loads(result.stdout)["review"]
+    assert section["agree"] is True and section["samples"] == 3
+    assert [(r["hand"], r["cards"], r["jobs"]) for r in section["runs"]] == [(1, 32, 1), (1, 32, 2)]
+    for run_ in section["runs"]:
+        assert sum(part["worlds"] for part in run_["split"]) == run_["worlds"]
+        assert sum(part["nodes"] for part in run_["split"]) == run_["nodes"]
+    text = run(*args)
+    assert "Review by what the player knew" in text.stdout and "same figures for every job count: yes" in text.stdout
