@@ -520,7 +520,9 @@
   // A card's two verdicts: by what its player knew (the worlds of his view) and double dummy.
   function verdictLine(card) {
     if (!card) return null;
-    if (card.verdict === "forced") return el("span", { class: "verdict forced", "data-verdict": "forced" }, "forced");
+    if (card.verdict === "forced" || card.verdict === "best") {
+      return el("span", { class: `verdict ${card.verdict}`, "data-verdict": card.verdict }, card.verdict);
+    }
     const knew = card.knew_loss_thirds > 0 ? `knew −${meanPoints(card.knew_loss_thirds)} (best ${card.best.join(" ")})` : "knew: best";
     const dd = card.dd_loss_thirds > 0 ? `DD −${points(card.dd_loss_thirds)}` : "DD: best";
     const worlds = card.exact ? `${card.worlds} worlds` : `${card.samples} of ${card.worlds} worlds`;
@@ -535,7 +537,8 @@
       return el("div", { "data-seat": seat },
         `${seat}: ${p.judged} cards judged; best by what he knew ${percent(p.knew_accuracy)},`
         + ` double dummy ${percent(p.dd_accuracy)}; lost ${meanPoints(p.knew_loss_thirds)} by what he knew,`
-        + ` ${points(p.dd_loss_thirds)} double dummy; ${p.mistake} mistakes, ${p.unlucky} unlucky, ${p.lucky} lucky`);
+        + ` ${points(p.dd_loss_thirds)} double dummy; ${p.mistake} mistake${p.mistake === 1 ? "" : "s"},`
+        + ` ${p.unlucky} unlucky, ${p.lucky} lucky`);
     }));
   }
 
