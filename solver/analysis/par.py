@@ -74,7 +74,7 @@ class Par:
         }
 
 
-class _State(NamedTuple):
+class AuctionState(NamedTuple):
     """A point of the auction where ``turn`` is to call.  ``standing`` is
     the index of the contract standing, bid or held by the other player, or
     None before any bid; ``forehand_passed`` marks the dealer's first call
@@ -85,14 +85,15 @@ class _State(NamedTuple):
     forehand_passed: bool
 
 
-_Outcome: TypeAlias = tuple[Seat, int] | None
+Outcome: TypeAlias = tuple[Seat, int] | None
 """How an auction ends: the declarer and the contract's index, or None when
 both passed."""
 
-_OPENING: Final = _State(FOREHAND, None, False)
+OPENING: Final = AuctionState(FOREHAND, None, False)
+"""The auction's first state: the forehand to call, nothing standing."""
 
 
-def _calls(state: _State) -> list[str]:
+def auction_calls(state: AuctionState) -> list[str]:
     """The legal calls, in the order of the tie rule: pass, hold, then the
     bids from the lowest up."""
     lowest = 0 if state.standing is None else state.standing + 1
@@ -100,21 +101,21 @@ def _calls(state: _State) -> list[str]:
     return [PASS, *holds, *CONTRACTS[lowest:]]
 
 
-def _after(state: _State, call: str) -> _State | _Outcome:
+def after_call(state: AuctionState, call: str) -> AuctionState | Outcome:
     """The state after a legal call, or the outcome when it ends the
     auction."""
     other = DEALER if state.turn == FOREHAND else FOREHAND
     if call == PASS:
         if state.standing is not None:
             return (other, state.standing)
-        return _State(DEALER, None, True) if state.turn == FOREHAND else None
+        return AuctionState(DEALER, None, True) if state.turn == FOREHAND else None
     contract = state.standing if call == HOLD else CONTRACTS.index(call)
     assert contract is not None
     if state.forehand_passed:
         # A pass is final: the forehand who opened with one cannot answer
         # the dealer's bid, so it is played.
         return (DEALER, contract)
-    return _State(other, contract, False)
+    return AuctionState(other, contract, False)
 
 
 def _checked(values: Mapping[tuple[Seat, str], int]) -> dict[tuple[Seat, int], int]:
@@ -131,11 +132,13 @@ def _checked(values: Mapping[tuple[Seat, str], int]) -> dict[tuple[Seat, int], i
     return {(seat, CONTRACTS.index(contract)): value for (seat, contract), value in values.items()}
 
 
-def par(values: Mapping[tuple[Seat, str], int]) -> Par:
+def par(values: Mapping[tuple[Seat, str], int], state: AuctionState = OPENING) -> Par:
     """The par auction for a table of the declarer's game points by seat and
     contract.  Each player maximises his own game points; of calls that give
     him the same, he prefers the earliest in the order pass, hold, the bids
-    from the lowest up (docs/par.md, "Ties").
+    from the lowest up (docs/par.md, "Ties").  From ``state`` (the
+    opening by default) the calls are those from that point of an auction
+    on.
 
     When no contract gains anything, both pass:
 
@@ -158,7 +161,7 @@ def par(values: Mapping[tuple[Seat, str], int]) -> Par:
     """
     table = _checked(values)
 
-    def score(outcome: _Outcome) -> int:
+    def score(outcome: Outcome) -> int:
         if outcome is None:
             return 0
         value = table[outcome]
@@ -166,18 +169,18 @@ def par(values: Mapping[tuple[Seat, str], int]) -> Par:
 
     # The auction has ten states, each reached by many call sequences: the
     # memo makes every one solved once.
-    memo: dict[_State, tuple[int, tuple[str, ...], _Outcome]] = {}
+    memo: dict[AuctionState, tuple[int, tuple[str, ...], Outcome]] = {}
 
-    def solve(state: _State) -> tuple[int, tuple[str, ...], _Outcome]:
+    def solve(state: AuctionState) -> tuple[int, tuple[str, ...], Outcome]:
         """The forehand's score with best calls from the state on, the calls
         and the outcome."""
         if state in memo:
             return memo[state]
         sign = 1 if state.turn == FOREHAND else -1
-        best: tuple[int, tuple[str, ...], _Outcome] | None = None
-        for call in _calls(state):
-            after = _after(state, call)
-            if isinstance(after, _State):
+        best: tuple[int, tuple[str, ...], Outcome] | None = None
+        for call in auction_calls(state):
+            after = after_call(state, call)
+            if isinstance(after, AuctionState):
                 forehand, rest, outcome = solve(after)
                 line = (call, *rest)
             else:
@@ -189,7 +192,7 @@ def par(values: Mapping[tuple[Seat, str], int]) -> Par:
         memo[state] = best
         return best
 
-    forehand, calls, outcome = solve(_OPENING)
+    forehand, calls, outcome = solve(state)
     if outcome is None:
         return Par(None, None, 0, 0, calls)
     declarer, index = outcome

@@ -43,9 +43,9 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from typing import IO, Final
+from typing import IO, Final, Protocol
 
-from kosolve.batch.tasks import FIELDS, REPORT, Key, Question
+from kosolve.batch.tasks import FIELDS, REPORT, Key
 from kosolve.model.quoting import source_name
 
 if sys.platform != "win32":
@@ -60,6 +60,13 @@ SHA256: Final = "sha256"
 NEWLINE: Final = b"\n"
 DIFFERENCES_SHOWN: Final = 3
 """The differences of two questions a message names, at most."""
+
+
+class Asked(Protocol):
+    """What a results file answers: a batch's :class:`~kosolve.batch.tasks.Question`,
+    or another kind of run with records by line (an arena's match)."""
+
+    def to_json(self) -> dict[str, object]: ...
 
 
 class ResultsError(ValueError):
@@ -162,7 +169,7 @@ class ResultsFile:
     SHA-256 of that deal's bytes (None where the deal could not be read);
     :meth:`write` appends a record."""
 
-    def __init__(self, path: str, field: str, question: Question) -> None:
+    def __init__(self, path: str, field: str, question: Asked) -> None:
         self.path = path
         self.field = field
         self.question = question

@@ -1,5 +1,5 @@
 """The package's layers import only downward: model ← engine ← analysis ←
-sampling ← review ← render, tools, batch ← web ← cli.  Read from the source (Python
+sampling ← review ← render, tools, batch ← play ← web ← cli.  Read from the source (Python
 imports and Cython cimports), so that a wrong import fails here before it
 tangles the code."""
 
@@ -22,8 +22,9 @@ LAYERS: Final = {
     "render": 5,
     "tools": 5,
     "batch": 5,
-    "web": 6,
-    "cli": 7,
+    "play": 6,
+    "web": 7,
+    "cli": 8,
 }
 """Each subpackage's height; a module may import its own layer and lower ones."""
 BASE: Final = ("kosolve", "kosolve._version")

@@ -1,0 +1,140 @@
+"""``kosolve arena``: a duplicate match between two bots, through
+:func:`kosolve.play.arena.run_match`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from kosolve.batch.results import ResultsError, WriteError, read_results
+from kosolve.cli.errors import InputError
+from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.running import progress_bar
+from kosolve.model.game import Rules
+from kosolve.model.jsonfile import FileError
+from kosolve.play.arena import Match, MatchSummary, dealer_deal, file_deals, make_player, run_match, summarise
+from kosolve.play.bots import BotSpecError
+from kosolve.play.protocol import DEFAULT_MOVE_TIME
+
+
+def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list]:  # type: ignore[type-arg]
+    """The match's deals: N from the realistic dealer, or the deals as dealt of a file."""
+    if given.isdigit():
+        count = int(given)
+        return "dealer", [dealer_deal(seed, number) for number in range(1, count + 1)]
+    try:
+        text = Path(given).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"--deals: {given}: {error.strerror}") from None
+    try:
+        return given, file_deals(text, given, rules)
+    except (FileError, ValueError) as error:
+        raise InputError(f"--deals: {error}") from None
+
+
+def render_summary(summary: MatchSummary) -> str:
+    """The match's result as a player reads it."""
+    lines = [f"{summary.deals} deals, each played twice with the seats swapped"]
+    for name, bot in (("A", summary.a), ("B", summary.b)):
+        dd = "-" if bot.dd_accuracy is None else f"{100 * bot.dd_accuracy:.1f}%"
+        knew = "" if bot.knew_accuracy is None else f", by what it knew {100 * bot.knew_accuracy:.1f}%"
+        lines.append(
+            f"  {name} {bot.spec}: {bot.mean_points:+.2f} game points a deal, {bot.wins} deals won,"
+            f" {bot.forfeits} forfeits; cards best double dummy {dd}{knew}"
+        )
+    interval = "" if summary.ci95 is None else f" (95% interval {summary.ci95[0]:+.2f} to {summary.ci95[1]:+.2f})"
+    lines.append(f"  A - B: {summary.mean_diff:+.2f} game points a deal{interval}; {summary.draws} deals drawn")
+    return "\n".join(lines)
+
+
+@click.command("arena")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option(
+    "--deals",
+    "given",
+    default="100",
+    show_default=True,
+    metavar="N|FILE",
+    help="N deals from the realistic dealer, or a file of deals as dealt (one a line; their bids are not used).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of the deals and of the bots.")
+@click.option(
+    "-o", "--output", "results", required=True, metavar="RESULTS.jsonl", help="Where each deal's record goes."
+)
+@click.option(
+    "--move-time",
+    type=click.FloatRange(0, min_open=True),
+    default=DEFAULT_MOVE_TIME,
+    show_default=True,
+    metavar="S",
+    help="Seconds a protocol bot (exec:) has for a decision; slower forfeits the game.",
+)
+@click.option(
+    "--review",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Also judge every card by what its player knew, up to N worlds a card (the expectation accuracy).",
+)
+@jobs_option
+@json_option
+@tt_mb_option
+@quiet_option("No progress bar.")
+@rules_options
+def arena_command(
+    a: str,
+    b: str,
+    given: str,
+    seed: int,
+    results: str,
+    move_time: float,
+    review: int,
+    jobs: int | None,
+    as_json: bool,
+    tt_mb: float,
+    quiet: bool,
+    rules: Rules,
+) -> None:
+    """A duplicate match between bots A and B: every deal is played twice
+    with the seats swapped, each bot deciding everything from its own seat
+    (the auction, the talon and the lay-away, the announcements, every
+    card).  A bot is random, heuristic, pimc (options: pimc:samples=20,auction=6),
+    dd (sees every card: the ceiling), or exec:COMMAND ARGS, a program that
+    speaks the line protocol (docs/protocol.md).
+
+    One record a deal goes into RESULTS.jsonl as it finishes; the same
+    command again resumes the match and repeats nothing.  At the end the
+    summary: each bot's mean game points a deal, A's lead over B with its
+    95% interval over the deals, the deals won, the forfeits (a bot that
+    breaks the protocol loses that game by 24 game points), and the share
+    of each bot's cards that were best double dummy.
+
+    \b
+    Examples:
+      kosolve arena pimc heuristic --deals 200 -o match.jsonl --jobs 2
+      kosolve arena "exec:python3 examples/bots/first.py" random --deals 20 -o m.jsonl
+      kosolve arena pimc:samples=50 dd --deals games.jsonl -o m.jsonl --json
+    """
+    try:
+        for spec in (a, b):
+            make_player(spec, rules, move_time).close()
+    except BotSpecError as error:
+        raise InputError(str(error)) from None
+    source, deals = _deals(given, seed, rules)
+    match = Match(a, b, seed, source, rules, move_time, review)
+    try:
+        with progress_bar("deals", quiet) as progress:
+            run_match(match, deals, results, jobs=jobs, tt_mb=tt_mb, progress=progress)
+    except ResultsError as error:
+        raise InputError(str(error)) from None
+    except WriteError as error:
+        raise click.ClickException(str(error)) from None
+    summary = summarise(read_results(results), match)
+    if as_json:
+        click.echo(json.dumps({"results": results, **summary.to_json()}))
+    else:
+        click.echo(render_summary(summary))

@@ -1,0 +1,376 @@
+"""Duplicate matches between two bots (docs/arena.md).
+
+Every deal is played twice with the seats swapped: bot A as the forehand
+and B as the dealer, then B as the forehand and A as the dealer, so that
+neither is dealt the better cards.  A deal's record holds both games
+(every decision, the settlement, what each bot's cards cost double dummy,
+and on request the review by what each player knew) and each bot's game
+points over the two.  The records go into a results file of the batch's
+kind (:class:`~kosolve.batch.results.ResultsFile`), one line a deal as it
+finishes, so that the same command again resumes the match; the deals are
+spread over worker processes (:class:`~kosolve.analysis.pool.WorkerPool`),
+and every deal's games depend on the seed and the deal's number alone, so
+the match is the same for any number of jobs.
+
+A bot that breaks the protocol, or raises, **forfeits** that game: it is
+scored :data:`FORFEIT_POINTS` game points to the other, the record says
+who, which bot and why, and the match goes on.
+
+>>> import random
+>>> from kosolve.tools.dealing import deal_as_dealt
+>>> match = Match("heuristic", "random", seed=1)
+>>> record = play_deal(match, deal_as_dealt(random.Random(5)), 1)
+>>> [game["bots"]["forehand"] for game in record["games"]], sorted(record["points"])
+(['heuristic', 'random'], ['a', 'b'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from typing import Final
+
+from kosolve.analysis.pool import WorkerPool
+from kosolve.analysis.postmortem import postmortem
+from kosolve.analysis.report import Analyser
+from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.batch.results import ResultsFile
+from kosolve.model.dealt import Dealt
+from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
+from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, Rules, Seat, seat_name
+from kosolve.play.bots import Bot, make_bot
+from kosolve.play.game import Game
+from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot, Forfeit
+from kosolve.review.judging import review
+from kosolve.sampling.odds import Z95
+from kosolve.tools.dealing import deal_as_dealt
+
+FORFEIT_POINTS: Final = 24
+"""The game points a forfeit costs the bot that forfeits (and gives the
+other): twice a Solo's game item, more than most games are worth."""
+SIDES: Final = ("a", "b")
+ARENA_KIND: Final = "arena"
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a match plays: bots ``a`` and ``b`` (specs, :func:`make_player`),
+    the seed of the deals and of the bots, where the deals come from
+    (``source``: ``"dealer"`` or a file's name), the rules, the time a
+    protocol bot has for a decision, and the worlds a card of the review
+    by what each player knew (0: no review)."""
+
+    a: str
+    b: str
+    seed: int = 0
+    source: str = "dealer"
+    rules: Rules = DEFAULT_RULES
+    move_time: float = DEFAULT_MOVE_TIME
+    review: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        """The match as its results file's header records it."""
+        return {"kind": ARENA_KIND, **asdict(self)}
+
+    def spec(self, side: str) -> str:
+        return self.a if side == "a" else self.b
+
+
+def make_player(spec: str, rules: Rules = DEFAULT_RULES, move_time: float = DEFAULT_MOVE_TIME) -> Bot:
+    """The bot a spec names: one of :data:`~kosolve.play.bots.BOTS`, or
+    ``exec:COMMAND ARGS`` for a program that speaks the protocol."""
+    if spec.startswith(EXEC_PREFIX):
+        return ExecBot(spec[len(EXEC_PREFIX) :], move_time)
+    return make_bot(spec, rules)
+
+
+def dealer_deal(seed: int, number: int) -> Dealt:
+    """Deal ``number`` (from 1) of a match from the realistic dealer."""
+    return deal_as_dealt(random.Random(seed * 1_000_003 + number))
+
+
+_PLAYERS: dict[str, dict[str, Bot]] = {}
+"""This process's bots, by the match they play: a protocol bot is started
+once a match and a worker, not once a game."""
+
+
+def _players(match: Match) -> dict[str, Bot]:
+    key = json.dumps(match.to_json(), sort_keys=True)
+    players = _PLAYERS.get(key)
+    if players is None:
+        for old in _PLAYERS.values():
+            for bot in old.values():
+                bot.close()
+        _PLAYERS.clear()
+        players = _PLAYERS[key] = {side: make_player(match.spec(side), match.rules, match.move_time) for side in SIDES}
+    return players
+
+
+def play_game(
+    dealt: Dealt, bots: tuple[Bot, Bot], names: tuple[str, str], seed: int, rules: Rules = DEFAULT_RULES
+) -> tuple[Game, dict[str, object] | None]:
+    """One game of ``dealt`` between ``bots`` (the forehand's first), each
+    started with ``seed``; the game and its forfeit (None when none)."""
+    game = Game(dealt, rules)
+    forfeit: dict[str, object] | None = None
+    seat: Seat = 0
+    try:
+        for seat in SEATS:
+            bots[seat].start(seed, seat)
+        while not game.over:
+            decision = game.decision()
+            seat = decision.seat
+            bot = bots[seat]
+            choice = bot.decide(decision, game if bot.omniscient else None)
+            if not 0 <= choice < len(decision.options):
+                raise Forfeit(f"choice {choice} of {len(decision.options)} options")
+            move = game.choose(choice)
+            bots[1 - seat].observe(move)
+    except Forfeit as error:
+        forfeit = {"seat": seat_name(seat), "bot": names[seat], "reason": error.reason}
+    except Exception as error:  # a bot's own bug forfeits its game; the match goes on
+        forfeit = {"seat": seat_name(seat), "bot": names[seat], "reason": f"{type(error).__name__}: {error}"}
+    if forfeit is None:
+        totals = _totals(game)
+        for bot in bots:
+            # The game is over and scored: a bot that leaves now loses nothing.
+            with contextlib.suppress(Forfeit):
+                bot.end(totals)
+    return game, forfeit
+
+
+def _totals(game: Game) -> dict[str, int] | None:
+    settlement = game.settlement
+    return None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)}
+
+
+def _points(game: Game, forfeit: dict[str, object] | None) -> tuple[int, int]:
+    """Each seat's game points: the settlement's, 0 when both passed, and
+    :data:`FORFEIT_POINTS` against the seat that forfeited."""
+    if forfeit is not None:
+        loser = SEAT_NAMES.index(str(forfeit["seat"]))
+        return (-FORFEIT_POINTS, FORFEIT_POINTS) if loser == 0 else (FORFEIT_POINTS, -FORFEIT_POINTS)
+    settlement = game.settlement
+    return (0, 0) if settlement is None else settlement.totals
+
+
+def _dd_cards(game: Game, analyser: Analyser) -> dict[str, list[int]] | None:
+    """Each seat's cards best double dummy and cards played: ``[best, cards]``."""
+    deal = game.deal
+    if deal is None or not deal.play:
+        return None
+    judged = postmortem(deal, solver=analyser.solver)
+    counts = {name: [0, 0] for name in SEAT_NAMES}
+    for card in judged.cards:
+        counts[seat_name(card.player)][0] += card.loss == 0
+        counts[seat_name(card.player)][1] += 1
+    return counts
+
+
+def _knew_cards(game: Game, samples: int, seed: int, rules: Rules) -> dict[str, list[int]] | None:
+    """Each seat's judged cards best by what he knew and judged: ``[best, judged]``."""
+    deal = game.deal
+    if deal is None or not deal.play or not samples:
+        return None
+    found = review(deal, samples=samples, seed=seed, jobs=1, rules=rules)
+    return {seat_name(p.seat): [p.count("best") + p.count("unlucky"), p.judged] for p in found.players}
+
+
+def play_deal(match: Match, dealt: Dealt, number: int, analyser: Analyser | None = None) -> dict[str, object]:
+    """The record of deal ``number``: both games and each bot's points."""
+    analyser = analyser or Analyser()
+    players = _players(match)
+    games = []
+    points = {side: 0 for side in SIDES}
+    for order in (SIDES, SIDES[::-1]):
+        bots = (players[order[0]], players[order[1]])
+        names = (match.spec(order[0]), match.spec(order[1]))
+        # Both games of a deal give the bots the same seed: a deterministic
+        # bot against itself plays the same game twice and nets 0.
+        seed = match.seed * 1_000_003 + number
+        game, forfeit = play_game(dealt, bots, names, seed, match.rules)
+        seat_points = _points(game, forfeit)
+        for seat, side in enumerate(order):
+            points[side] += seat_points[seat]
+        games.append(
+            {
+                "bots": {seat_name(seat): names[seat] for seat in SEATS},
+                **game.to_json(),
+                "points": {seat_name(seat): seat_points[seat] for seat in SEATS},
+                "forfeit": forfeit,
+                "dd": _dd_cards(game, analyser),
+                "knew": _knew_cards(game, match.review, seed, match.rules) if forfeit is None else None,
+            }
+        )
+    return {"deal": dealt_to_json(DealtFile(dealt)), "games": games, "points": points}
+
+
+def _task(analyser: Analyser, item: tuple[Match, Dealt, int]) -> dict[str, object]:
+    match, dealt, number = item
+    return play_deal(match, dealt, number, analyser)
+
+
+def deal_digest(dealt: Dealt) -> str:
+    """The SHA-256 a record keeps of its deal."""
+    return hashlib.sha256(json.dumps(dealt_to_json(DealtFile(dealt)), sort_keys=True).encode()).hexdigest()
+
+
+def file_deals(text: str, source: str, rules: Rules = DEFAULT_RULES) -> list[Dealt]:
+    """The deals as dealt of a file of deal lines (their bids, if any, are
+    not used: the bots bid)."""
+    deals = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            deals.append(parse_dealt_file(json.loads(line), f"{source}: line {number}", rules=rules).dealt)
+    return deals
+
+
+def run_match(
+    match: Match,
+    deals: Sequence[Dealt],
+    results: str,
+    *,
+    jobs: int | None = None,
+    tt_mb: float = DEFAULT_BUDGET_MB,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, object]]:
+    """Play every deal not yet in the ``results`` file (numbered from 1),
+    writing each record as it finishes; the records written now."""
+    written = []
+    with ResultsFile(results, "line", match) as file:
+        todo = [(number, dealt) for number, dealt in enumerate(deals, start=1) if number not in file.done]
+        items = ((match, dealt, number) for number, dealt in todo)
+        with WorkerPool(jobs, tt_mb, items=len(todo)) as pool:
+            for done, (index, report) in enumerate(pool.imap_unordered(_task, items), start=1):
+                number, dealt = todo[index]
+                record = {"line": number, "sha256": deal_digest(dealt), "report": report}
+                file.write(record)
+                written.append(record)
+                if progress is not None:
+                    progress(done, len(todo))
+    return written
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    """One bot's figures over the deals of a match."""
+
+    spec: str
+    mean_points: float
+    """Its mean game points per deal, both games counted."""
+    wins: int
+    """Deals on which it scored more than the other bot."""
+    forfeits: int
+    dd_accuracy: float | None
+    knew_accuracy: float | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "bot": self.spec,
+            "mean_points": round(self.mean_points, 4),
+            "wins": self.wins,
+            "forfeits": self.forfeits,
+            "dd_accuracy": None if self.dd_accuracy is None else round(self.dd_accuracy, 4),
+            "knew_accuracy": None if self.knew_accuracy is None else round(self.knew_accuracy, 4),
+        }
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """A match's result: the deals, each bot's figures, and the difference."""
+
+    deals: int
+    a: BotSummary
+    b: BotSummary
+    mean_diff: float
+    """A's mean game points per deal less B's."""
+    ci95: tuple[float, float] | None
+    draws: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "deals": self.deals,
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+            "mean_diff": round(self.mean_diff, 4),
+            "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
+            "draws": self.draws,
+        }
+
+
+def _share(parts: Iterator[list[int]]) -> float | None:
+    good = total = 0
+    for best, count in parts:
+        good, total = good + best, total + count
+    return good / total if total else None
+
+
+def summarise(records: Sequence[dict[str, object]], match: Match) -> MatchSummary:
+    """The summary of a match's records (a results file's, in any order)."""
+    reports = [r["report"] for r in records if isinstance(r.get("report"), dict)]
+    diffs = []
+    sides: dict[str, dict[str, list[object]]] = {side: {"points": [], "dd": [], "knew": []} for side in SIDES}
+    forfeits = {side: 0 for side in SIDES}
+    wins = {side: 0 for side in SIDES}
+    draws = 0
+    for report in reports:
+        assert isinstance(report, dict)
+        points = report["points"]
+        diffs.append(points["a"] - points["b"])
+        for side in SIDES:
+            sides[side]["points"].append(points[side])
+        if points["a"] == points["b"]:
+            draws += 1
+        else:
+            wins["a" if points["a"] > points["b"] else "b"] += 1
+        for index, game in enumerate(report["games"]):
+            order = SIDES if index == 0 else SIDES[::-1]
+            forfeit = game.get("forfeit")
+            if forfeit is not None:
+                forfeits[order[SEAT_NAMES.index(forfeit["seat"])]] += 1
+            for key in ("dd", "knew"):
+                counts = game.get(key)
+                if counts:
+                    for seat, side in zip(SEAT_NAMES, order, strict=True):
+                        sides[side][key].append(counts[seat])
+    n = len(diffs)
+    mean = math.fsum(diffs) / n if n else 0.0
+    ci95 = None
+    if n >= 2:
+        spread = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
+        half = Z95 * spread / math.sqrt(n)
+        ci95 = (mean - half, mean + half)
+
+    def bot(side: str) -> BotSummary:
+        values = sides[side]
+        points = [float(p) for p in values["points"]]  # type: ignore[arg-type]
+        return BotSummary(
+            match.spec(side),
+            math.fsum(points) / n if n else 0.0,
+            wins[side],
+            forfeits[side],
+            _share(iter(values["dd"])),  # type: ignore[arg-type]
+            _share(iter(values["knew"])),  # type: ignore[arg-type]
+        )
+
+    return MatchSummary(n, bot("a"), bot("b"), mean, ci95, draws)
+
+
+__all__ = [
+    "FORFEIT_POINTS",
+    "BotSummary",
+    "Match",
+    "MatchSummary",
+    "dealer_deal",
+    "file_deals",
+    "make_player",
+    "play_deal",
+    "play_game",
+    "run_match",
+    "summarise",
+]

@@ -1,0 +1,366 @@
+"""A whole game of Kosakeln from the deal as dealt to the settlement, as a
+sequence of decisions, each taken by one seat from what that seat knows.
+
+The deal as dealt (:class:`~kosolve.model.dealt.Dealt`) already holds the
+discards: the dealer made them.  Then come, in order (docs/bots.md):
+
+1. **the auction** (``bid``): the calls of docs/par.md, the forehand first;
+   when both pass nothing is played;
+2. **announcements before the talon** (``announce``): the declarer
+   announces bonuses one at a time until he says ``done`` (in a Solo, which
+   has no talon, this is the only round and its announcements have no
+   timing);
+3. **the talon choice** (``take``) and **the lay-away** (``lay_away``);
+4. **announcements after the talon** (``announce``);
+5. **the play** (``play``), 32 cards; then the hand is settled
+   (:func:`~kosolve.analysis.scoring.settle`).
+
+Every decision lists its legal options in a canonical order: calls as
+docs/par.md orders them (pass, hold, the bids from the lowest up), talon
+choices in talon order, lay-aways in the order
+:func:`~kosolve.model.dealt.lay_aways` makes them, ``done`` and then the
+bonuses in :data:`~kosolve.model.announcements.ANNOUNCEMENTS` order, cards
+in the hand diagram's order.
+
+>>> import random
+>>> from kosolve.tools.dealing import deal_as_dealt
+>>> game = Game(deal_as_dealt(random.Random(3)))
+>>> decision = game.decision()
+>>> decision.kind, seat_name(decision.seat), decision.options
+('bid', 'forehand', ('pass', 'dreiblatt', 'zweiblatt', 'einblatt', 'solo'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from kosolve.analysis.par import OPENING, AuctionState, after_call, auction_calls
+from kosolve.analysis.scoring import Settlement, settle
+from kosolve.model.announcements import (
+    ANNOUNCEMENTS,
+    Announcement,
+    AnnouncementError,
+    announcement_to_json,
+    check_announcements,
+)
+from kosolve.model.cards import Card, Hand, card_name, hand_cards, hand_names, mask_of
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, seat_name
+from kosolve.model.view import TAROCKS, SeatView, view_of, view_to_json
+
+KINDS: Final = ("bid", "announce", "take", "lay_away", "play")
+"""The kinds of decision, in the order a game meets them."""
+DONE: Final = "done"
+"""The announcement option that ends a round of announcements."""
+Option = str | tuple[Card, ...] | Hand | Card
+"""A legal option: a call or an announcement (str), a talon choice (the
+cards in talon order), a lay-away (a hand) or a card."""
+
+
+class GameError(ValueError):
+    """A choice that is not one of the decision's options, or a game asked
+    for a decision after its end."""
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What the seat to decide knows: his 16 cards after the pick-up and
+    his discards, the other's tarocks laid away face up, the calls, and once
+    known the contract, the declarer, the talon (exposed for both), the
+    talon cards taken, his own lay-away, the announcements, and during the
+    play his seat view (docs/views.md)."""
+
+    seat: Seat
+    hand: Hand
+    discards: Hand
+    other_face_up: Hand
+    calls: tuple[str, ...]
+    contract: str | None = None
+    declarer: Seat | None = None
+    talon: tuple[Card, ...] | None = None
+    take: tuple[Card, ...] | None = None
+    lay_away: Hand | None = None
+    """His own lay-away (the declarer's, once made)."""
+    announcements: tuple[Announcement, ...] = ()
+    seat_view: SeatView | None = None
+    """During the play: his seat view before his card."""
+
+    def to_json(self) -> dict[str, object]:
+        """The view a protocol bot reads (docs/protocol.md): during the play
+        the seat view of docs/views.md with ``talon`` and ``calls`` added;
+        before it, the same keys as far as they are known."""
+        extra: dict[str, object] = {
+            "calls": list(self.calls),
+            "talon": None if self.talon is None else [card_name(c) for c in self.talon],
+            "take": None if self.take is None else [card_name(c) for c in self.take],
+        }
+        if self.seat_view is not None:
+            return {**view_to_json(self.seat_view), **extra}
+        return {
+            "version": 1,
+            "view": seat_name(self.seat),
+            "contract": self.contract,
+            "declarer": None if self.declarer is None else seat_name(self.declarer),
+            "hand": hand_names(self.hand),
+            "pile": hand_names(self.discards | (self.lay_away or 0)),
+            "other": {"pile": hand_names(self.other_face_up), "holds": []},
+            "announcements": [announcement_to_json(a) for a in self.announcements],
+            "play": [],
+            **extra,
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a game: its kind, the seat that takes it, the legal
+    options in canonical order, and what that seat knows."""
+
+    kind: str
+    seat: Seat
+    options: tuple[Option, ...]
+    knowledge: Knowledge
+
+    def options_json(self) -> list[object]:
+        """The options as a protocol bot reads them (docs/protocol.md)."""
+        return [option_json(self.kind, option) for option in self.options]
+
+    def to_json(self) -> dict[str, object]:
+        """The protocol's message for this decision."""
+        return {
+            "decision": self.kind,
+            "seat": seat_name(self.seat),
+            "view": self.knowledge.to_json(),
+            "legal": self.options_json(),
+        }
+
+
+def option_json(kind: str, option: Option) -> object:
+    """One option in JSON: a call, an announcement or ``done`` as a string;
+    a talon choice as its cards in talon order; a lay-away as its cards in
+    the hand diagram's order; a card by its name."""
+    if kind in ("bid", "announce"):
+        return option
+    if kind == "take":
+        assert isinstance(option, tuple)
+        return [card_name(c) for c in option]
+    assert isinstance(option, int)
+    return hand_names(option) if kind == "lay_away" else card_name(option)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A decision taken: its kind, the seat and the option chosen."""
+
+    kind: str
+    seat: Seat
+    choice: int
+    option: Option
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "decision": self.kind,
+            "seat": seat_name(self.seat),
+            "choice": self.choice,
+            "option": option_json(self.kind, self.option),
+        }
+
+
+class Game:
+    """A game in progress: ask :meth:`decision`, answer with :meth:`choose`
+    until :attr:`over`; :attr:`deal` is then the hand played (None when both
+    passed) and :attr:`settlement` its settlement."""
+
+    def __init__(self, dealt: Dealt, rules: Rules = DEFAULT_RULES) -> None:
+        self.dealt = dealt
+        self.rules = rules
+        self.calls: list[str] = []
+        self.auction: AuctionState | None = OPENING
+        self.declarer: Seat | None = None
+        self.contract: str | None = None
+        self.announcements: list[Announcement] = []
+        self.round: str | None = None
+        """The announcement round under way: ``before``, ``after``, or
+        ``None`` in a Solo's only round."""
+        self.take: tuple[Card, ...] | None = None
+        self.lay_away: Hand | None = None
+        self.position: Position | None = None
+        self.moves: list[Move] = []
+        self.phase = "bid"
+        self._deal: Deal | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def deal(self) -> Deal | None:
+        """The hand as played so far (the play position with its
+        announcements and play); None before the play, and when both passed."""
+        if self._deal is None or self.position is None:
+            return None
+        return replace(self._deal, announcements=tuple(self.announcements), play=tuple(self.position.move_stack))
+
+    @property
+    def settlement(self) -> Settlement | None:
+        deal = self.deal
+        return settle(deal, self.rules) if self.over and deal is not None else None
+
+    def knowledge(self, seat: Seat) -> Knowledge:
+        """What ``seat`` knows now."""
+        dealt = self.dealt
+        exposed = self.take is not None or self.phase in ("take", "lay_away", "after", "play", "over")
+        talon = dealt.talon if exposed and self.contract != "solo" else None
+        seat_view = None
+        deal = self.deal
+        if deal is not None and self.phase in ("play", "over"):
+            taken = mask_of(self.take) if self.take else None
+            seat_view = view_of(deal, seat, taken=taken)
+        return Knowledge(
+            seat=seat,
+            hand=dealt.held(seat),
+            discards=dealt.laid(seat),
+            other_face_up=dealt.laid(1 - seat) & TAROCKS,
+            calls=tuple(self.calls),
+            contract=self.contract,
+            declarer=self.declarer,
+            talon=talon,
+            take=self.take,
+            lay_away=self.lay_away if seat == self.declarer else None,
+            announcements=tuple(self.announcements),
+            seat_view=seat_view,
+        )
+
+    def decision(self) -> Decision:
+        """The decision to take now."""
+        kind = self.phase
+        if kind == "over":
+            raise GameError("the game is over")
+        seat, options = self._options()
+        return Decision(kind, seat, options, self.knowledge(seat))
+
+    def _options(self) -> tuple[Seat, tuple[Option, ...]]:
+        if self.phase == "bid":
+            assert self.auction is not None
+            return self.auction.turn, tuple(auction_calls(self.auction))
+        assert self.declarer is not None and self.contract is not None
+        declarer = self.declarer
+        if self.phase == "announce":
+            return declarer, (DONE, *self._announceable())
+        if self.phase == "take":
+            return declarer, talon_choices(self.contract, self.dealt.talon)
+        if self.phase == "lay_away":
+            assert self.take is not None
+            cards = self.dealt.held(declarer) | mask_of(self.take)
+            return declarer, tuple(lay_aways(cards, len(self.take), self.rules.discard))
+        assert self.position is not None
+        return self.position.turn, tuple(hand_cards(mask_of(self.position.legal_moves)))
+
+    def _announceable(self) -> list[str]:
+        """The bonuses the declarer may still announce in this round."""
+        assert self.declarer is not None and self.contract is not None
+        made = {a.what for a in self.announcements}
+        found = []
+        for what in ANNOUNCEMENTS:
+            if what in made:
+                continue
+            candidate = [*self.announcements, Announcement(self.declarer, what, self.round)]
+            try:
+                check_announcements(candidate, self.contract, self.declarer, self.rules)
+            except AnnouncementError:
+                continue
+            found.append(what)
+        return found
+
+    def choose(self, choice: int) -> Move:
+        """Take option ``choice`` (its index) of the current decision."""
+        seat, options = self._options()
+        if not 0 <= choice < len(options):
+            raise GameError(f"choice {choice} is not one of the {len(options)} options of this {self.phase}")
+        option = options[choice]
+        move = Move(self.phase, seat, choice, option)
+        self.moves.append(move)
+        getattr(self, f"_{self.phase}")(option)
+        return move
+
+    def _bid(self, call: Option) -> None:
+        assert isinstance(call, str) and self.auction is not None
+        self.calls.append(call)
+        after = after_call(self.auction, call)
+        if isinstance(after, AuctionState):
+            self.auction = after
+            return
+        self.auction = None
+        if after is None:
+            self.phase = "over"
+            return
+        self.declarer, self.contract = after[0], CONTRACTS[after[1]]
+        self.round = None if self.contract == "solo" else "before"
+        self.phase = "announce"
+
+    def _announce(self, what: Option) -> None:
+        assert isinstance(what, str) and self.declarer is not None
+        if what != DONE:
+            self.announcements.append(Announcement(self.declarer, what, self.round))
+            return
+        if self.round == "before":
+            self.phase = "take"
+        else:
+            # After the talon, or a Solo's only round: the play starts.
+            self._start_play()
+
+    def _take(self, take: Option) -> None:
+        assert isinstance(take, tuple)
+        self.take = take
+        if take:
+            self.phase = "lay_away"
+        else:
+            self.lay_away = 0
+            self.round, self.phase = "after", "announce"
+
+    def _lay_away(self, laid: Option) -> None:
+        assert isinstance(laid, int)
+        self.lay_away = laid
+        self.round, self.phase = "after", "announce"
+
+    def _start_play(self) -> None:
+        assert self.declarer is not None and self.contract is not None
+        exchange = Exchange(self.take or (), self.lay_away or 0)
+        self._deal = self.dealt.play_deal(self.contract, self.declarer, exchange, variant=self.rules.discard)
+        self.position = self._deal.position()
+        self.phase = "play"
+
+    def _play(self, card: Option) -> None:
+        assert isinstance(card, int) and self.position is not None
+        self.position.push(card)
+        if self.position.is_over():
+            self.phase = "over"
+
+    def to_json(self) -> dict[str, object]:
+        """The game's record: every decision taken, and the settlement."""
+        settlement = self.settlement
+        return {
+            "calls": list(self.calls),
+            "declarer": None if self.declarer is None else seat_name(self.declarer),
+            "contract": self.contract,
+            "take": None if self.take is None else [card_name(c) for c in self.take],
+            "lay_away": None if self.lay_away is None else hand_names(self.lay_away),
+            "announcements": [announcement_to_json(a) for a in self.announcements],
+            "play": [card_name(c) for c in self.position.move_stack] if self.position is not None else [],
+            "moves": [m.to_json() for m in self.moves],
+            "totals": None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)},
+        }
+
+
+__all__ = [
+    "DONE",
+    "KINDS",
+    "Decision",
+    "Game",
+    "GameError",
+    "Knowledge",
+    "Move",
+    "Option",
+    "option_json",
+]

