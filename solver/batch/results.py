@@ -16,6 +16,7 @@ While it is open, the file is locked: a second batch cannot write it too.
 
 >>> import tempfile, pathlib
 >>> from kosolve.analysis.report import Options
+>>> from kosolve.batch.tasks import Question
 >>> path = str(pathlib.Path(tempfile.mkdtemp()) / "results.jsonl")
 >>> question = Question("analyse", Options.value_only())
 >>> with ResultsFile(path, "line", question) as results:
