@@ -23,7 +23,7 @@ whose :attr:`Bot.omniscient` is true is also shown the game.
 >>> game, bot = Game(deal_as_dealt(random.Random(3))), make_bot("heuristic")
 >>> bot.start(7)
 >>> game.decision().options[bot.decide(game.decision())]
-'pass'
+'dreiblatt'
 """
 
 from __future__ import annotations
