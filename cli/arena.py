@@ -102,7 +102,7 @@ def arena_command(
     """A duplicate match between bots A and B: every deal is played twice
     with the seats swapped, each bot deciding everything from its own seat
     (the auction, the talon and the lay-away, the announcements, every
-    card).  A bot is random, heuristic, pimc (options: pimc:samples=20,auction=6),
+    card).  A bot is random, heuristic, pimc (options: pimc:samples=10,auction=6, the defaults),
     dd (sees every card: the ceiling), or exec:COMMAND ARGS, a program that
     speaks the line protocol (docs/protocol.md).
 

@@ -10,7 +10,7 @@ spec, with options after a colon (:func:`make_bot`):
 - ``heuristic``: a club player's rules of thumb;
 - ``pimc``: perfect-information Monte Carlo: it deals the unseen cards in
   ways its view allows, solves each world exactly and takes the best mean
-  (``pimc:samples=20,auction=6``);
+  (``pimc:samples=10,auction=6``, the defaults);
 - ``dd``: sees every card and plays double dummy: the ceiling, never a fair
   opponent.
 
@@ -204,7 +204,7 @@ class PimcBot(Bot):
 
     name = "pimc"
 
-    def __init__(self, samples: int = 20, auction: int = 6, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(self, samples: int = 10, auction: int = 6, rules: Rules = DEFAULT_RULES) -> None:
         if samples < 1 or auction < 1:
             raise BotSpecError("pimc: samples and auction must be at least 1")
         self.samples = samples
