@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from kosolve.batch.cluster import DEFAULT_CHUNK, ClusterError
 from kosolve.batch.results import ResultsError, WriteError, read_results
 from kosolve.cli.errors import InputError
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
@@ -80,6 +81,15 @@ def render_summary(summary: MatchSummary) -> str:
     metavar="N",
     help="Also judge every card by what its player knew, up to N worlds a card (the expectation accuracy).",
 )
+@click.option(
+    "--dask",
+    "address",
+    metavar="tcp://HOST:8786",
+    help='Play on the Dask cluster whose scheduler is there (pip install "kosolve[dask]").',
+)
+@click.option(
+    "--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True, help="With --dask: deals a task."
+)
 @jobs_option
 @json_option
 @tt_mb_option
@@ -93,6 +103,8 @@ def arena_command(
     results: str,
     move_time: float,
     review: int,
+    address: str | None,
+    chunk: int,
     jobs: int | None,
     as_json: bool,
     tt_mb: float,
@@ -118,7 +130,10 @@ def arena_command(
       kosolve arena pimc heuristic --deals 200 -o match.jsonl --jobs 2
       kosolve arena "exec:python3 examples/bots/first.py" random --deals 20 -o m.jsonl
       kosolve arena pimc:samples=50 dd --deals games.jsonl -o m.jsonl --json
+      kosolve arena pimc heuristic --deals 1000 -o m.jsonl --dask tcp://scheduler:8786
     """
+    if address is not None and jobs is not None:
+        raise click.UsageError("--jobs runs on this machine, --dask on a cluster: give one")
     try:
         for spec in (a, b):
             make_player(spec, rules, move_time).close()
@@ -128,10 +143,10 @@ def arena_command(
     match = Match(a, b, seed, source, rules, move_time, review)
     try:
         with progress_bar("deals", quiet) as progress:
-            run_match(match, deals, results, jobs=jobs, tt_mb=tt_mb, progress=progress)
+            run_match(match, deals, results, jobs=jobs, dask=address, chunk=chunk, tt_mb=tt_mb, progress=progress)
     except ResultsError as error:
         raise InputError(str(error)) from None
-    except WriteError as error:
+    except (ClusterError, WriteError) as error:
         raise click.ClickException(str(error)) from None
     summary = summarise(read_results(results), match)
     if as_json:

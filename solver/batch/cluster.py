@@ -15,12 +15,12 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
-from collections.abc import Generator, Iterable, Iterator
-from typing import Any, Final
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, Final, TypeVar
 
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
 from kosolve.batch.runner import Answerer, Record
-from kosolve.batch.tasks import Work, answer_chunk
+from kosolve.batch.tasks import answer_chunk
 
 DEFAULT_CHUNK: Final = 8
 """Deals a task by default: enough that the scheduler's few milliseconds
@@ -30,6 +30,10 @@ IN_FLIGHT_PER_THREAD: Final = 2
 """Chunks a worker thread has queued at a time: the next is there when it
 finishes one, and the deals are read from the input as the work goes."""
 CONNECT_SECONDS: Final = 10
+Item = TypeVar("Item")
+ChunkTask = Callable[[list[Item], float], list[Record]]
+"""What a worker runs on a chunk of items, with its tables' budget: a
+batch's deals (:func:`~kosolve.batch.tasks.answer_chunk`) or an arena's."""
 
 
 class ClusterError(RuntimeError):
@@ -46,11 +50,17 @@ def _distributed() -> Any:
 
 
 @contextlib.contextmanager
-def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT_CHUNK) -> Iterator[Answerer]:
+def cluster(
+    address: str,
+    tt_mb: float = DEFAULT_BUDGET_MB,
+    chunk: int = DEFAULT_CHUNK,
+    task: ChunkTask[Any] = answer_chunk,
+) -> Iterator[Answerer]:
     """The deals answered by the Dask cluster whose scheduler is at
-    ``address`` (``tcp://HOST:8786``), ``chunk`` deals a task: connected
-    on entering, so that an unreachable scheduler is told before anything
-    starts, and disconnected on leaving."""
+    ``address`` (``tcp://HOST:8786``), ``chunk`` deals a task, each chunk
+    by ``task`` (a module-level function, which the workers import by
+    name): connected on entering, so that an unreachable scheduler is told
+    before anything starts, and disconnected on leaving."""
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, not {chunk}")
     distributed = _distributed()
@@ -59,7 +69,7 @@ def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
-    def answers(works: Iterable[Work], count: int) -> Generator[Record, None, None]:
+    def answers(works: Iterable[Any], count: int) -> Generator[Record, None, None]:
         # The count sizes a pool that is started for the batch; a cluster is there already.
         threads = max(1, sum(client.nthreads().values()))
         source = iter(works)
@@ -68,17 +78,17 @@ def cluster(address: str, tt_mb: float = DEFAULT_BUDGET_MB, chunk: int = DEFAULT
         # the same process would otherwise collect the futures, slowly.
         pending = distributed.as_completed(loop=client.loop)
         for part in itertools.islice(chunks, IN_FLIGHT_PER_THREAD * threads):
-            pending.add(client.submit(answer_chunk, part, tt_mb, pure=False))
+            pending.add(client.submit(task, part, tt_mb, pure=False))
         for future in pending:
             records: list[Record] = future.result()
             future.release()
             following = next(chunks, None)
             if following is not None:
-                pending.add(client.submit(answer_chunk, following, tt_mb, pure=False))
+                pending.add(client.submit(task, following, tt_mb, pure=False))
             yield from records
 
     with client:
         yield answers
 
 
-__all__ = ["DEFAULT_CHUNK", "ClusterError", "cluster"]
+__all__ = ["DEFAULT_CHUNK", "ChunkTask", "ClusterError", "cluster"]

@@ -27,6 +27,7 @@ import contextlib
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from kosolve.analysis.pool import WorkerPool
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
@@ -36,9 +37,10 @@ from kosolve.batch.tasks import Key, Question, Work, answer
 from kosolve.model.quoting import source_name
 
 Record = dict[str, object]
-Answerer = Callable[[Iterable[Work], int], Generator[Record, None, None]]
-"""Where a batch runs: from the deals and how many they are, every deal's
-record, as each is finished."""
+Answerer = Callable[[Iterable[Any], int], Generator[Record, None, None]]
+"""Where a batch runs: from the deals (a batch's :class:`~kosolve.batch.tasks.Work`,
+an arena's deals) and how many they are, every deal's record, as each is
+finished."""
 
 
 def local(jobs: int | None = None, tt_mb: float = DEFAULT_BUDGET_MB) -> Answerer:

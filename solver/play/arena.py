@@ -35,10 +35,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Final
 
-from kosolve.analysis.pool import WorkerPool
+from kosolve.analysis.pool import WorkerPool, worker_analyser
 from kosolve.analysis.postmortem import postmortem
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.batch.cluster import DEFAULT_CHUNK, cluster
 from kosolve.batch.results import ResultsFile
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
@@ -210,9 +211,17 @@ def play_deal(match: Match, dealt: Dealt, number: int, analyser: Analyser | None
     return {"deal": dealt_to_json(DealtFile(dealt)), "games": games, "points": points}
 
 
-def _task(analyser: Analyser, item: tuple[Match, Dealt, int]) -> dict[str, object]:
+def _record(analyser: Analyser, item: tuple[Match, Dealt, int]) -> dict[str, object]:
+    """The results file's line for one deal: its number, its digest, its record."""
     match, dealt, number = item
-    return play_deal(match, dealt, number, analyser)
+    return {"line": number, "sha256": deal_digest(dealt), "report": play_deal(match, dealt, number, analyser)}
+
+
+def play_chunk(items: list[tuple[Match, Dealt, int]], tt_mb: float) -> list[dict[str, object]]:
+    """The lines of a chunk of deals, with this process's one analyser:
+    what a Dask worker runs."""
+    analyser = worker_analyser(tt_mb)
+    return [_record(analyser, item) for item in items]
 
 
 def deal_digest(dealt: Dealt) -> str:
@@ -236,21 +245,28 @@ def run_match(
     results: str,
     *,
     jobs: int | None = None,
+    dask: str | None = None,
+    chunk: int = DEFAULT_CHUNK,
     tt_mb: float = DEFAULT_BUDGET_MB,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, object]]:
     """Play every deal not yet in the ``results`` file (numbered from 1),
-    writing each record as it finishes; the records written now."""
+    on ``jobs`` processes here or on the Dask cluster at ``dask``
+    (``chunk`` deals a task), writing each line as it finishes; the lines
+    written now."""
     written = []
     with ResultsFile(results, "line", match) as file:
-        todo = [(number, dealt) for number, dealt in enumerate(deals, start=1) if number not in file.done]
-        items = ((match, dealt, number) for number, dealt in todo)
-        with WorkerPool(jobs, tt_mb, items=len(todo)) as pool:
-            for done, (index, report) in enumerate(pool.imap_unordered(_task, items), start=1):
-                number, dealt = todo[index]
-                record = {"line": number, "sha256": deal_digest(dealt), "report": report}
-                file.write(record)
-                written.append(record)
+        todo = [(match, dealt, number) for number, dealt in enumerate(deals, start=1) if number not in file.done]
+        with contextlib.ExitStack() as stack:
+            if dask is None:
+                pool = stack.enter_context(WorkerPool(jobs, tt_mb, items=len(todo)))
+                lines: Iterator[dict[str, object]] = (line for _, line in pool.imap_unordered(_record, todo))
+            else:
+                answers = stack.enter_context(cluster(dask, tt_mb, chunk, task=play_chunk))
+                lines = answers(todo, len(todo))
+            for done, line in enumerate(lines, start=1):
+                file.write(line)
+                written.append(line)
                 if progress is not None:
                     progress(done, len(todo))
     return written
@@ -369,6 +385,7 @@ __all__ = [
     "dealer_deal",
     "file_deals",
     "make_player",
+    "play_chunk",
     "play_deal",
     "play_game",
     "run_match",

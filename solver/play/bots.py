@@ -240,22 +240,24 @@ class PimcBot(Bot):
         return _index(options, self._card(knows.seat_view, len(knows.seat_view.play)))
 
     def _worlds_before_play(self, knows: Knowledge, count: int, salt: int) -> list[Dealt]:
-        """Deals as dealt that fit what the seat knows before the play: the
-        other's face-down discards drawn uniformly from the unseen plain
-        cards (no kings), the talon as seen, or drawn when not yet exposed."""
+        """Deals as dealt that fit what the seat knows before the play, each
+        equally likely: the other's face-down discards drawn from the unseen
+        plain cards (no kings), then the talon, as seen or drawn from what
+        is left (as many talons are left after any discards, so the two
+        draws in turn are uniform over the worlds)."""
         rng = random.Random(self.seed * 1_000_003 + salt)
         me, other = knows.seat, 1 - knows.seat
-        unseen = ALL_CARDS & ~knows.hand & ~knows.discards
+        unseen = ALL_CARDS & ~knows.hand & ~knows.discards & ~mask_of(knows.talon or ())
         worlds = []
         for _ in range(count):
             rest = unseen & ~knows.other_face_up
+            down = sorted(cards_of(rest & FACE_DOWN))
+            laid = knows.other_face_up | mask_of(rng.sample(down, DISCARD_SIZE - knows.other_face_up.bit_count()))
+            rest &= ~laid
             talon = knows.talon
             if talon is None:
                 talon = tuple(rng.sample(sorted(cards_of(rest)), TALON_SIZE))
-            rest &= ~mask_of(talon)
-            down = sorted(cards_of(rest & FACE_DOWN))
-            laid = knows.other_face_up | mask_of(rng.sample(down, DISCARD_SIZE - knows.other_face_up.bit_count()))
-            held = rest & ~laid
+            held = rest & ~mask_of(talon)
             hands, discards = [0, 0], [0, 0]
             personal = [0, 0]
             for seat, cards, pile in ((me, knows.hand, knows.discards), (other, held, laid)):

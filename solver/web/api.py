@@ -40,13 +40,14 @@ from kosolve.model.cards import (
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import parse_deal
-from kosolve.model.game import DEFAULT_RULES, SEATS, IllegalMoveError, Rules, Trick, seat_name
+from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, IllegalMoveError, Rules, Trick, seat_name
 from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.quoting import describe, member
 from kosolve.model.view import SeatViewError
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 from kosolve.tools.dealing import deal_bid
+from kosolve.web.games import DEFAULT_BOT, GameRequestError, GameTable
 
 API_VERSION: Final = 1
 """The version of the API (docs/web.md): in every path (``/api/v1/...``)
@@ -131,6 +132,15 @@ def _typed(request: Mapping[str, object], key: str, kind: type[T], what: str, de
     # bool is an int to Python, never to a JSON reader.
     if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise _error(prefix + key, f"expected {what}, got {describe(value)}")
+    return value
+
+
+def _seed(value: object, field: str) -> int | None:
+    """A request's seed: None when not given, else an integer below :data:`MAX_SEED`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_SEED:
+        raise _error(field, f"expected an integer from 0 to 2**63 - 1, got {describe(value)}")
     return value
 
 
@@ -324,6 +334,7 @@ class Service:
     def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, rules: Rules = DEFAULT_RULES, threads: int = 1) -> None:
         self.analyser = Analyser(tt_mb, threads)
         self.rules = rules
+        self.games = GameTable(rules)
         self._lock = threading.Lock()
 
     def position(self, request: Mapping[str, object]) -> dict[str, object]:
@@ -372,16 +383,48 @@ class Service:
         with self._lock:
             return exchange_answer(self.analyser, file, rules, progress)
 
+    def game(
+        self, request: Mapping[str, object], progress: Callable[[int, int], None] | None = None
+    ) -> dict[str, object]:
+        """``POST /api/v1/game``: ``{"new": {"seat": ..., "bot": ..., "seed": ...}}``
+        starts a game against a bot; ``{"game": ID, "choice": I}`` takes
+        the user's option ``I`` (docs/web.md, "Play a game")."""
+        _keys(request, ("new", "game", "choice"))
+        try:
+            with self._lock:
+                if "new" in request:
+                    if "game" in request or "choice" in request:
+                        raise _error("new", "starts a game: give no game or choice with it")
+                    settings = request["new"]
+                    if not isinstance(settings, Mapping):
+                        raise _error("new", f"expected an object, got {describe(settings)}")
+                    _keys(settings, ("seat", "bot", "seed"), "new")
+                    seat_text = _typed(settings, "seat", str, "forehand or dealer", "forehand", "new.")
+                    if seat_text not in SEAT_NAMES:
+                        raise _error("new.seat", f"expected forehand or dealer, got {describe(seat_text)}")
+                    spec = _typed(settings, "bot", str, "a bot's name", DEFAULT_BOT, "new.")
+                    seed = settings.get("seed")
+                    if seed is not None and (
+                        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED
+                    ):
+                        raise _error("new.seed", f"expected an integer from 0 to 2**63 - 1, got {describe(seed)}")
+                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed)
+                else:
+                    key = _typed(request, "game", str, "a game's id", "")
+                    choice = _typed(request, "choice", int, "an option's index", -1)
+                    answer = self.games.choose(key, choice, progress)
+        except GameRequestError as error:
+            raise RequestError(str(error)) from None
+        return {"api": API_VERSION, **answer}
+
     def random_deal(self, request: Mapping[str, object]) -> dict[str, object]:
         """``POST /api/v1/random``: a realistic deal as dealt, from ``seed``
         (a random one when not given; the answer names it)."""
         _keys(request, ("seed", "rules"))
         rules = _rules(request, self.rules)
-        seed = request.get("seed")
+        seed = _seed(request.get("seed"), "seed")
         if seed is None:
             seed = random.randrange(MAX_SEED)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-            raise _error("seed", f"expected an integer from 0 to 2**63 - 1, got {describe(seed)}")
         return {"api": API_VERSION, "seed": seed, "deal": dealt_to_json(random_dealt(seed, rules))}
 
 

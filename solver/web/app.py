@@ -366,6 +366,7 @@ def create_app(
         "position": lambda request, progress: service.position(request),
         "review": service.review,
         "exchange": service.exchange,
+        "game": service.game,
     }
     routes = [
         Route("/", index),

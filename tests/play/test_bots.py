@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from kosolve.model.cards import mask_of
 from kosolve.model.dealt import Dealt
 from kosolve.play.arena import Match, play_deal
 from kosolve.play.bots import BotSpecError, DoubleDummyBot, HeuristicBot, PimcBot, RandomBot, make_bot
@@ -114,3 +115,36 @@ def test_specs() -> None:
     ]:
         with pytest.raises(BotSpecError, match=message):
             make_bot(spec)
+
+
+@pytest.mark.parametrize("talon_seen", [False, True])
+def test_the_worlds_before_the_play_are_whole_deals_that_fit_the_seat(talon_seen: bool) -> None:
+    """Every world pimc deals before the play keeps the seat's cards, the
+    other's tarocks laid away face up and (once seen) the talon, lays away
+    only plain cards other than kings face down, and holds all 54 cards
+    once (a talon drawn first could leave too few plain cards for the
+    other's discards: deal 122 of the benchmark's match)."""
+    from kosolve.model.cards import ALL_CARDS, KINGS
+    from kosolve.model.view import FACE_DOWN
+
+    from kosolve.play.arena import dealer_deal
+
+    for seed in range(60):
+        dealt = dealer_deal(1, 122) if seed == 0 else deal_as_dealt(random.Random(seed))
+        game = Game(dealt)
+        game.choose(game.decision().options.index("dreiblatt"))
+        game.choose(0)
+        if talon_seen:
+            game.choose(0)  # no announcement before: the talon is exposed
+        seat = seed % 2
+        knows = game.knowledge(seat)
+        sampler = PimcBot()
+        sampler.start(seed)
+        for world in sampler._worlds_before_play(knows, 200 if seed == 0 else 8, 0):
+            assert world.held(seat) == dealt.held(seat) and world.laid(seat) == dealt.laid(seat)
+            other = world.laid(1 - seat)
+            assert other & ~FACE_DOWN == knows.other_face_up and not other & KINGS
+            if talon_seen:
+                assert world.talon == dealt.talon
+            cards = [world.held(0), world.held(1), world.laid(0), world.laid(1), mask_of(world.talon)]
+            assert sum(c.bit_count() for c in cards) == 54 and sum(cards) == ALL_CARDS

@@ -446,3 +446,34 @@ def test_a_reported_exchange_table_has_no_rows_to_click(page: Any, tmp_path: Pat
     page.wait_for_selector("#exchange-table")
     assert {tuple(cell) for cell in page.evaluate(NOT_CLICKABLE, "#exchange-table tr")} == {("auto", None, None)}
     assert page.evaluate(NOT_CLICKABLE, ".card.playable") == []
+
+
+def test_a_game_against_kosolve_is_played_by_clicking(page: Any, url: str) -> None:
+    page.goto(url)
+    wait_for_line(page, ())
+    page.click("#play-game")
+    page.select_option("#game-bot", "heuristic")
+    page.fill("#game-seed", "5")
+    page.click("#game-start")
+    for _ in range(120):
+        page.wait_for_selector("#game-result, #game-options button, #game-hand .card.playable")
+        if page.query_selector("#game-result"):
+            break
+        before = page.inner_text("#game-status") + page.inner_text("#game-log") + page.inner_text("#game-hand")
+        if page.query_selector("#game-hand .card.playable"):
+            page.click("#game-hand .card.playable")
+        else:
+            page.click("#game-options button")
+        page.wait_for_function(
+            "(before) => !document.getElementById('loading').hidden || document.getElementById('game-result')"
+            " || (document.getElementById('game-status').innerText + document.getElementById('game-log').innerText"
+            " + document.getElementById('game-hand').innerText) !== before",
+            arg=before,
+        )
+        page.wait_for_function("() => document.getElementById('loading').hidden")
+    assert page.query_selector("#game-result") is not None
+    totals = page.get_attribute("#game-result", "data-totals")
+    if totals is not None:
+        assert sum(json.loads(totals).values()) == 0
+        assert "cards judged" in page.inner_text("#game-review")
+    assert page.is_hidden("#board") and page.is_hidden("#error")

@@ -29,6 +29,7 @@
     exchange: null,
     exchangeName: "", // the name of the deal as dealt whose exchange table is shown
     row: null, // the number of the table's row on the board, when one was opened
+    game: null, // the last answer of the game against kosolve on the page
     cache: new Map(),
     token: 0, // the latest position asked for
     dealId: 0, // the latest deal loaded
@@ -191,6 +192,7 @@
     busy(false);
     state.name = name;
     state.deal = deal;
+    $("game").hidden = true;
     state.fileIndex = source.file === undefined ? null : source.file;
     selectFile(state.fileIndex);
     state.cache = new Map();
@@ -677,6 +679,142 @@
         rows)));
   }
 
+  // ---- a game against kosolve ---------------------------------------------
+
+  // The sections of the deal view, hidden while a game is on the page.
+  const DEAL_SECTIONS = ["board", "side", "timeline", "exchange", "welcome"];
+
+  function openGame() {
+    showError("");
+    DEAL_SECTIONS.forEach((id) => { $(id).hidden = true; });
+    $("game").hidden = false;
+    $("name").textContent = "a game against kosolve";
+  }
+
+  async function gameRequest(body) {
+    showError("");
+    loading(true);
+    try {
+      drawGame(await post("game", body));
+    } catch (error) {
+      showError(error.message);
+    } finally {
+      loading(false);
+    }
+  }
+
+  function startGame(event) {
+    if (event) event.preventDefault();
+    const seed = $("game-seed").value;
+    const settings = { seat: $("game-seat").value, bot: $("game-bot").value };
+    if (seed !== "") settings.seed = Number(seed);
+    return gameRequest({ new: settings });
+  }
+
+  function choose(index) {
+    return gameRequest({ game: state.game.game, choice: index });
+  }
+
+  // What the user may take now: buttons, a list of lay-aways, or his cards.
+  function gameOptions(decision) {
+    const legal = decision.legal;
+    const words = { bid: "Your call:", announce: "Announce (one at a time, then done):", take: "Take from the talon:",
+      lay_away: "Lay away:" };
+    if (decision.decision === "play") return el("span", { class: "hint" }, "Your card: click it.");
+    if (decision.decision === "lay_away") {
+      const select = el("select", { id: "game-lay-away", "aria-label": "lay-away" },
+        legal.map((cards, i) => el("option", { value: i }, cards.join(" "))));
+      return [el("span", {}, words.lay_away), select,
+        el("button", { type: "button", id: "game-lay", onclick: () => choose(Number(select.value)) }, "Lay away")];
+    }
+    const label = (option) => Array.isArray(option) ? option.join(" ") : option.replaceAll("_", " ");
+    return [el("span", {}, words[decision.decision]), legal.map((option, i) =>
+      el("button", { type: "button", class: "game-option", "data-index": i, onclick: () => choose(i) }, label(option)))];
+  }
+
+  function gameHand(answer) {
+    const decision = answer.decision;
+    const view = decision ? decision.view : null;
+    const hand = view ? view.hand.filter((name) => !view.play.includes(name)) : [];
+    const legal = decision && decision.decision === "play" ? decision.legal : [];
+    const groups = [];
+    for (const name of hand) {
+      const suit = isTarock(name) ? "T" : name[0];
+      if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, cards: [] });
+      groups[groups.length - 1].cards.push(name);
+    }
+    const cards = groups.map((group) => el("div", { class: "suit" }, group.cards.map((name) => {
+      const index = legal.indexOf(name);
+      if (index < 0) return cardView(name, { cls: legal.length ? "illegal" : "" });
+      const node = cardView(name, { cls: "legal playable" });
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      node.addEventListener("click", () => choose(index));
+      return node;
+    })));
+    return [el("div", { class: "seat-head" }, el("strong", {}, `you (${answer.seat})`)),
+      el("div", { class: "suits" }, cards.length ? cards : el("span", {}, "no cards"))];
+  }
+
+  function gameLog(answer) {
+    const lines = [];
+    if (answer.calls.length) lines.push(el("div", {}, `Auction: ${answer.calls.join(", ")}`));
+    if (answer.contract) lines.push(el("div", {}, `The ${answer.declarer} plays ${answer.contract}`));
+    const announced = answer.moves.filter((m) => m.decision === "announce" && m.option !== "done");
+    if (announced.length) lines.push(el("div", {}, `Announced: ${announced.map((m) => m.option).join(", ")}`));
+    const taken = answer.moves.find((m) => m.decision === "take");
+    if (taken) lines.push(el("div", {}, `Talon cards taken: ${taken.option.join(" ") || "none"}`));
+    for (const trick of answer.tricks) {
+      if (trick.winner) {
+        lines.push(el("div", { class: "trick-line" }, `trick ${trick.number}: ${trick.cards.join(" ")} — ${trick.winner} takes`));
+      }
+    }
+    return lines;
+  }
+
+  function gameEnd(end, seat) {
+    if (!end.totals) return el("div", { id: "game-result" }, "Both passed: nothing was played.");
+    const items = el("table", {}, end.items.map((item) => el("tr", {},
+      el("td", {}, `+${item.points}`), el("td", {}, item.to), el("td", {}, item.why))));
+    const mine = end.totals[seat];
+    const parts = [el("div", { id: "game-result", "data-totals": JSON.stringify(end.totals) },
+      `The game is over: you ${mine >= 0 ? "score" : "lose"} ${Math.abs(mine)} game points.`), items,
+      el("div", {}, `kosolve's cards after the discard: ${end.hands[seat === "forehand" ? "dealer" : "forehand"].join(" ")}`)];
+    if (end.review) {
+      const p = end.review.players[seat];
+      const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
+      parts.push(el("h3", {}, "Your play, judged"),
+        el("div", { id: "game-review" }, `${p.judged} cards judged: best by what you knew ${percent(p.knew_accuracy)},`
+          + ` best double dummy ${percent(p.dd_accuracy)}; ${p.mistake} mistake${p.mistake === 1 ? "" : "s"},`
+          + ` ${p.unlucky} unlucky, ${p.lucky} lucky`),
+        el("div", { class: "tricks" }, end.review.cards.filter((card) => card.seat === seat).map((card) =>
+          el("div", { class: "step", "data-index": card.index }, `trick ${card.trick} ${card.card}`, verdictLine(card)))));
+    }
+    return parts;
+  }
+
+  function drawGame(answer) {
+    openGame();
+    state.game = answer;
+    const other = answer.seat === "forehand" ? "dealer" : "forehand";
+    const status = answer.decision
+      ? `Deal ${answer.seed}: your turn (${answer.decision.decision.replace("_", " ")})`
+      : `Deal ${answer.seed}: the game is over`;
+    fill($("game-status"), status);
+    fill($("game-other"), el("div", { class: "seat-head" }, el("strong", {}, `kosolve (${answer.bot}), the ${other}`),
+      el("span", { "data-bot-cards": answer.bot_cards }, `${plural(answer.bot_cards, "card")}`)),
+      el("div", { class: "suits" }, el("div", { class: "suit" },
+        Array.from({ length: answer.bot_cards }, () => el("div", { class: "card back small" })))));
+    const last = answer.tricks[answer.tricks.length - 1];
+    fill($("game-table"), last ? el("div", { class: "trick" },
+      el("span", { class: "label" }, last.winner ? `trick ${last.number}: ${last.winner} took` : `trick ${last.number}`),
+      last.cards.map((name) => cardView(name, { cls: "small" }))) : null);
+    fill($("game-hand"), answer.decision ? gameHand(answer) : null);
+    fill($("game-options"), answer.decision ? gameOptions(answer.decision) : null);
+    fill($("game-log"), gameLog(answer));
+    fill($("game-end"), answer.end ? gameEnd(answer.end, answer.seat) : null);
+  }
+
   // ---- wiring -----------------------------------------------------------------
 
   $("start").addEventListener("click", () => go(0));
@@ -711,6 +849,11 @@
     }
     drawExchange();
   } else {
+    $("play-game").addEventListener("click", () => {
+      openGame();
+      if (!state.game) fill($("game-status"), "Choose your seat and kosolve's bot, then start a new game.");
+    });
+    $("game-form").addEventListener("submit", startGame);
     $("open").addEventListener("change", (event) => {
       if (event.target.files.length) loadFile(event.target.files[0]);
       event.target.value = "";
