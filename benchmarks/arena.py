@@ -24,7 +24,7 @@ def first_cards(count: int, spec_samples: int) -> list[float]:
     """Seconds ``pimc`` took for the first card of each of ``count`` games
     (the auction and the exchange by the heuristic bot), one bot for all of
     them as in a match (its tables made once, warm from earlier games only)."""
-    times = []
+    times: list[float] = []
     seed = 0
     bot = PimcBot(samples=spec_samples)
     while len(times) < count:

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from kosolve.model.cards import mask_of
+from kosolve.model.cards import ALL_CARDS, KINGS, mask_of
 from kosolve.model.dealt import Dealt
-from kosolve.play.arena import Match, play_deal
+from kosolve.model.view import FACE_DOWN
+from kosolve.play.arena import Match, dealer_deal, play_deal
 from kosolve.play.bots import BotSpecError, DoubleDummyBot, HeuristicBot, PimcBot, RandomBot, make_bot
 from kosolve.play.game import Game
 from kosolve.tools.dealing import deal_as_dealt
@@ -124,11 +125,6 @@ def test_the_worlds_before_the_play_are_whole_deals_that_fit_the_seat(talon_seen
     only plain cards other than kings face down, and holds all 54 cards
     once (a talon drawn first could leave too few plain cards for the
     other's discards: deal 122 of the benchmark's match)."""
-    from kosolve.model.cards import ALL_CARDS, KINGS
-    from kosolve.model.view import FACE_DOWN
-
-    from kosolve.play.arena import dealer_deal
-
     for seed in range(60):
         dealt = dealer_deal(1, 122) if seed == 0 else deal_as_dealt(random.Random(seed))
         game = Game(dealt)

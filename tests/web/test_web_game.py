@@ -23,7 +23,7 @@ def service() -> Service:
 def play_out(service: Service, seat: str, bot: str, seed: int) -> list[dict[str, Any]]:
     """Every answer of a game in which the user picks options at random."""
     rng = random.Random(seed)
-    answers = [service.game({"new": {"seat": seat, "bot": bot, "seed": seed}})]
+    answers: list[dict[str, Any]] = [service.game({"new": {"seat": seat, "bot": bot, "seed": seed}})]
     while answers[-1]["decision"] is not None:
         legal = answers[-1]["decision"]["legal"]
         answers.append(service.game({"game": answers[-1]["game"], "choice": rng.randrange(len(legal))}))
