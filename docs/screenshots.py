@@ -69,6 +69,30 @@ def main() -> None:
         page.wait_for_selector("#exchange-table")
         page.locator("#exchange").screenshot(path=str(DOCS / "web-exchange.png"))
 
+        # A game against kosolve's heuristic bot, the first option taken
+        # each time, shown in the middle of the play.
+        game = browser.new_page(viewport=LAPTOP)
+        game.goto(url)
+        shown(game, "")
+        game.click("#play-game")
+        game.select_option("#game-bot", "heuristic")
+        game.fill("#game-seed", "5")
+        game.click("#game-start")
+        for _ in range(14):
+            game.wait_for_selector("#game-options button, #game-hand .card.playable")
+            status = game.inner_text("#game-log") + game.inner_text("#game-hand")
+            game.click(
+                "#game-hand .card.playable"
+                if game.query_selector("#game-hand .card.playable")
+                else "#game-options button"
+            )
+            game.wait_for_function(
+                "(before) => document.getElementById('game-log').innerText"
+                " + document.getElementById('game-hand').innerText !== before",
+                arg=status,
+            )
+        game.screenshot(path=str(DOCS / "web-game.png"), full_page=True)
+
         phone = browser.new_page(viewport=PHONE, device_scale_factor=2)
         phone.goto(url)
         shown(phone, "")
@@ -88,7 +112,14 @@ def main() -> None:
             shown(report, "DK D2 S10 XX H2 H3")
             report.screenshot(path=str(DOCS / "web-report.png"), full_page=True)
         browser.close()
-    for image in ("web-play.png", "web-played-out.png", "web-exchange.png", "web-phone.png", "web-report.png"):
+    for image in (
+        "web-play.png",
+        "web-played-out.png",
+        "web-exchange.png",
+        "web-game.png",
+        "web-phone.png",
+        "web-report.png",
+    ):
         print(DOCS / image)
 
 
