@@ -338,7 +338,9 @@ class Game:
             self.phase = "over"
 
     def to_json(self) -> dict[str, object]:
-        """The game's record: every decision taken, and the settlement."""
+        """The game's record: every decision taken, each seat's game points
+        and the settlement's items (null when both passed or the game
+        did not end)."""
         settlement = self.settlement
         return {
             "calls": list(self.calls),
@@ -350,6 +352,7 @@ class Game:
             "play": [card_name(c) for c in self.position.move_stack] if self.position is not None else [],
             "moves": [m.to_json() for m in self.moves],
             "totals": None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)},
+            "settlement": None if settlement is None else [item.to_json() for item in settlement.items],
         }
 
 
