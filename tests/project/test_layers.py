@@ -1,5 +1,5 @@
 """The package's layers import only downward: model ← engine ← analysis ←
-sampling ← review ← render, tools, batch ← play ← web ← cli.  Read from the source (Python
+sampling ← review ← render, tools, batch ← play ← env, web ← cli.  Read from the source (Python
 imports and Cython cimports), so that a wrong import fails here before it
 tangles the code."""
 
@@ -23,6 +23,7 @@ LAYERS: Final = {
     "tools": 5,
     "batch": 5,
     "play": 6,
+    "env": 7,
     "web": 7,
     "cli": 8,
 }

@@ -1,0 +1,278 @@
+"""Kosakeln as a PettingZoo AEC environment (docs/env.md).
+
+Two agents, ``forehand`` and ``dealer``, take every decision of a game
+(:mod:`kosolve.play.game`): the auction, the announcements, the talon
+choice and the lay-away, every card — or, with ``phases="play"``, the
+cards alone, the bid and exchange made by the realistic dealer's rules of
+thumb.  An action is the index of an option in the decision's canonical
+order (docs/protocol.md), below :data:`MAX_ACTIONS`; the observation is a
+dict of ``observation`` (:data:`OBSERVATION_SIZE` zeros and ones, what the
+agent's seat knows: :func:`encode`) and ``action_mask``.
+
+Rewards come at the end: ``"points"`` (the default) each seat's net game
+points; ``"win"`` +1, −1 or 0; ``"regret"`` the game points less what
+score-optimal double-dummy play from trick 1 gives that seat (0 for
+perfect play by both).  ``exact_value()`` is the exact value of the
+current position (the declarer's final thirds with best play, or with
+``score=True`` his net game points), the hook to measure a learner
+against perfect play.
+
+>>> environment = env(phases="play")
+>>> environment.reset(seed=3)
+>>> environment.agent_selection
+'forehand'
+>>> observation, reward, terminated, truncated, info = environment.last()
+>>> int(observation["action_mask"].sum()), observation["observation"].shape
+(16, (407,))
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, ClassVar, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from kosolve.analysis.netscore import net_score
+from kosolve.analysis.par import PASS
+from kosolve.analysis.solving import solve
+from kosolve.model.announcements import ANNOUNCEMENTS
+from kosolve.model.cards import N_CARDS, Hand, hand_names, mask_of
+from kosolve.model.game import CONTRACTS, SEAT_NAMES
+from kosolve.play.game import KINDS, Game, Knowledge
+from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
+
+MAX_ACTIONS: Final = 969
+"""The most options a decision has: the lay-aways of three cards from 19
+(C(19, 3)); the calls, announcements, talon choices and cards are fewer."""
+REWARDS: Final = ("points", "win", "regret")
+PHASES: Final = ("game", "play")
+_HANDS: Final = ("hand", "pile", "other_pile", "talon", "mine", "theirs", "led")
+OBSERVATION_SIZE: Final = (
+    len(_HANDS) * N_CARDS + len(KINDS) + len(CONTRACTS) + 1 + 3 + 2 + len(CONTRACTS) + 1 + len(ANNOUNCEMENTS)
+)
+"""The observation's length: seven sets of cards (54 each) and the one-hot
+parts of :func:`encode`."""
+
+
+def _bits(hand: Hand) -> np.ndarray:
+    return np.array([(hand >> card) & 1 for card in range(N_CARDS)], dtype=np.int8)
+
+
+def _one_hot(index: int | None, size: int) -> np.ndarray:
+    """``size`` + 1 places: the last says "none"."""
+    vector = np.zeros(size + 1, dtype=np.int8)
+    vector[size if index is None else index] = 1
+    return vector
+
+
+def encode(knows: Knowledge, kind: str) -> np.ndarray:
+    """What a seat knows as zeros and ones: its cards left, its pile, the
+    other's cards seen in a pile, the talon (once exposed), the cards each
+    played, the card on the table; then the decision's kind, the contract,
+    who declares (this seat, the other, nobody yet), the seat, the contract
+    standing in the auction, and the bonuses announced."""
+    view = knows.seat_view
+    played_mine = played_theirs = led = 0
+    hand = knows.hand
+    pile = knows.discards | (knows.lay_away or 0)
+    other_pile = knows.other_face_up
+    if view is not None:
+        hand = view.hand
+        pile = view.pile
+        other_pile = view.other_pile | view.other_holds
+        played_mine = view.played_by(knows.seat)
+        played_theirs = view.played_by(1 - knows.seat)
+        tricks = view.tricks
+        if tricks and tricks[-1].winner is None:
+            led = mask_of(tricks[-1].cards)
+    talon = mask_of(knows.talon) if knows.talon else 0
+    cards = [hand & ~played_mine, pile, other_pile, talon, played_mine, played_theirs, led]
+    declarer = None if knows.declarer is None else (0 if knows.declarer == knows.seat else 1)
+    standing = [CONTRACTS.index(call) for call in knows.calls if call in CONTRACTS]
+    announced = {a.what for a in knows.announcements}
+    parts = [
+        *(_bits(part) for part in cards),
+        np.array([kind == k for k in KINDS], dtype=np.int8),
+        _one_hot(None if knows.contract is None else CONTRACTS.index(knows.contract), len(CONTRACTS)),
+        _one_hot(declarer, 2),
+        np.array([knows.seat == 0, knows.seat == 1], dtype=np.int8),
+        _one_hot(standing[-1] if standing else None, len(CONTRACTS)),
+        np.array([what in announced for what in ANNOUNCEMENTS], dtype=np.int8),
+    ]
+    vector = np.concatenate(parts)
+    assert vector.shape == (OBSERVATION_SIZE,)
+    return vector
+
+
+def bid_and_exchange(game: Game, rng: random.Random) -> None:
+    """Play ``game``'s auction and exchange as the realistic dealer bids and
+    exchanges (:mod:`kosolve.tools.dealing`), up to the first card: the
+    games of ``phases="play"``."""
+    declarer, contract = choose_contract(game.dealt)
+    calls = [contract, PASS] if declarer == 0 else [PASS, contract]
+    for call in calls:
+        game.choose(game.decision().options.index(call))
+    exchange = choose_exchange(game.dealt.held(declarer), contract, game.dealt.talon, rng)
+    while game.phase != "play":
+        options = game.decision().options
+        wanted: object = {"take": exchange.take, "lay_away": exchange.lay_away}.get(game.phase, options[0])
+        game.choose(options.index(wanted))
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped environment so
+    """The environment without PettingZoo's wrappers; see the module text."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "kosakeln_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, phases: str = "game", reward: str = "points", render_mode: str | None = None) -> None:
+        super().__init__()
+        if phases not in PHASES:
+            raise ValueError(f"phases must be one of {', '.join(PHASES)}, not {phases!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.phases = phases
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.possible_agents = list(SEAT_NAMES)
+        self.agents = list(SEAT_NAMES)
+        self._rng = random.Random()
+        self.game: Game | None = None
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, (OBSERVATION_SIZE,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(MAX_ACTIONS) for agent in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        dealt = deal_as_dealt(self._rng)
+        self.game = Game(dealt)
+        if self.phases == "play":
+            bid_and_exchange(self.game, self._rng)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._start_thirds: int | None = None
+        self.agent_selection = SEAT_NAMES[self.game.decision().seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        seat = SEAT_NAMES.index(agent)
+        mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        if self.game.over:
+            knows, kind = self.game.knowledge(seat), "play"
+        else:
+            decision = self.game.decision()
+            kind = decision.kind
+            knows = self.game.knowledge(seat)
+            if decision.seat == seat:
+                mask[: len(decision.options)] = 1
+        return {"observation": encode(knows, kind), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        options = game.decision().options
+        choice = int(action)
+        if not 0 <= choice < len(options):
+            raise ValueError(f"action {choice} is masked out: the {agent} has {len(options)} options")
+        self._cumulative_rewards[agent] = 0
+        game.choose(choice)
+        if game.over:
+            self._finish()
+        else:
+            self.agent_selection = SEAT_NAMES[game.decision().seat]
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        game = self.game
+        assert game is not None
+        settlement = game.settlement
+        totals = (0, 0) if settlement is None else settlement.totals
+        if self.reward_kind == "win":
+            values = [int(np.sign(t)) for t in totals]
+        elif self.reward_kind == "regret":
+            best = self._optimal_points()
+            values = [totals[seat] - best[seat] for seat in (0, 1)]
+        else:
+            values = list(totals)
+        self.rewards = {agent: values[seat] for seat, agent in enumerate(SEAT_NAMES)}
+        self.terminations = {agent: True for agent in self.agents}
+        for agent in self.agents:
+            self.infos[agent] = {"totals": dict(zip(SEAT_NAMES, totals, strict=True))}
+
+    def _optimal_points(self) -> tuple[int, int]:
+        """Each seat's game points with score-optimal play by both from
+        trick 1 of the game played (0, 0 when both passed)."""
+        game = self.game
+        assert game is not None
+        deal = game.deal
+        if deal is None:
+            return (0, 0)
+        score = net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
+        return (score, -score) if deal.declarer == 0 else (-score, score)
+
+    def exact_value(self, score: bool = False) -> int | None:
+        """The exact value of the current position with best play by both:
+        the declarer's final thirds, or with ``score`` his net game points;
+        None before the play."""
+        game = self.game
+        if game is None or game.deal is None or game.position is None:
+            return None
+        if score:
+            return net_score(game.deal, game.position.copy(), with_points_line=False, with_line=False).score
+        return solve(game.position.copy(), with_moves=False, with_line=False).thirds
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        game = self.game
+        lines = [f"phase: {game.phase}; calls: {' '.join(game.calls) or '-'}"]
+        if game.contract is not None:
+            lines.append(f"{game.contract}, declarer {SEAT_NAMES[game.declarer or 0]}")
+        for seat, name in enumerate(SEAT_NAMES):
+            cards = game.position.hands[seat] if game.position is not None else game.dealt.held(seat)
+            lines.append(f"{name}: {' '.join(hand_names(cards))}")
+        if game.position is not None:
+            lines.append(f"played: {' '.join(hand_names(mask_of(game.position.move_stack)))}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers (actions checked,
+    the order enforced)."""
+    environment: AECEnv = raw_env(**kwargs)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+__all__ = ["MAX_ACTIONS", "OBSERVATION_SIZE", "PHASES", "REWARDS", "bid_and_exchange", "encode", "env", "raw_env"]
