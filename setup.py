@@ -87,7 +87,20 @@ extensions = [
     # _testing: the tests' views of the C pieces, kept out of the production extensions.
     for name in ("_table", "_search", "_score", "_testing")
 ]
-SUBPACKAGES = ("model", "engine", "analysis", "sampling", "render", "tools", "batch", "web")
+SUBPACKAGES = (
+    "model",
+    "schemas",
+    "engine",
+    "analysis",
+    "sampling",
+    "review",
+    "render",
+    "tools",
+    "batch",
+    "play",
+    "env",
+    "web",
+)
 
 setup(
     package_dir={"kosolve": "solver", "kosolve.cli": "cli"},
@@ -96,6 +109,7 @@ setup(
         "kosolve": ["py.typed"],
         "kosolve.engine": ["*.pxd", "*.pyx", "*.pyi"],
         "kosolve.web": ["static/*.html", "static/*.css", "static/*.js"],
+        "kosolve.schemas": ["*.schema.json"],
     },
     ext_modules=cythonize(
         extensions,

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from kosolve.cli.main import cli
 from support import interruptible, without_stats
+from support.schemas import check_results
 
 
 def write_deals(path: Path, seed: int, count: int, *extra: str) -> list[str]:
@@ -37,6 +38,7 @@ def records(path: Path) -> list[dict[str, Any]]:
     """The records of a results file, its header left out."""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert lines[0].keys() == {"batch_format", "question"}, "a results file starts with its header"
+    check_results(lines)
     return lines[1:]
 
 
