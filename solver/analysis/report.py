@@ -42,7 +42,8 @@ from kosolve.model.cards import card_name, hand_names, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
 from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json
-from kosolve.model.game import DEFAULT_RULES, SEATS, OptionError, Position, Rules, Seat, seat_name
+from kosolve.model.game import DEALER, DEFAULT_RULES, FOREHAND, SEATS, OptionError, Position, Rules, Seat, seat_name
+from kosolve.model.svg import hands_svg
 
 FORMAT_VERSION: Final = 2
 """The version of the JSON object :meth:`Report.to_json` writes
@@ -154,6 +155,24 @@ class Report:
     def left_out(self) -> int:
         """The cards of the file's play after the position solved (``--at``)."""
         return len(self.deal.play) - self.at
+
+    def _repr_svg_(self) -> str:
+        """The position by suit, each legal card of the player to move
+        with the declarer's points after it, for a notebook.
+
+        >>> from kosolve.model.files import load_deal
+        >>> analyse(load_deal("examples/ending.json"))._repr_svg_().count("<svg")
+        1
+        """
+        position = self.position
+        notes = {card_name(m.card): str(points_of(m.thirds)) for m in self.solution.moves}
+        rows = []
+        for seat in (DEALER, FOREHAND):
+            mover = not position.is_over() and position.turn == seat
+            rows.append((seat_name(seat), position.hands[seat], notes if mover else {}))
+        value = f"{points_of(self.solution.thirds)} points for the declarer with best play"
+        title = f"{self.deal.contract} by the {seat_name(self.deal.declarer)}: {value}"
+        return hands_svg(rows, title)
 
     def to_json(self) -> dict[str, object]:
         """The JSON object of ``kosolve --json`` (docs/json.md), without the file name."""

@@ -33,6 +33,7 @@ from kosolve.model.cards import (
     thirds_of,
 )
 from kosolve.model.quoting import quote
+from kosolve.model.svg import hands_svg
 
 Seat: TypeAlias = int
 FOREHAND: Final = 0
@@ -446,3 +447,10 @@ class Position:
         hands = ", ".join(f"{seat_name(s)}={' '.join(hand_names(self.hands[s]))}" for s in SEATS)
         table = f", table={card_name(self.trick[0])}" if self.trick else ""
         return f"<Position {hands}, leader={seat_name(self.leader)}{table}>"
+
+    def _repr_svg_(self) -> str:
+        """Both hands by suit, for a notebook (:mod:`kosolve.model.svg`)."""
+        table = f"; {card_name(self.trick[0])} on the table" if self.trick else ""
+        title = f"trick {self.first_trick + len(self.move_stack) // 2}, the {seat_name(self.turn)} to play{table}"
+        rows = [(seat_name(s), self.hands[s], {}) for s in (DEALER, FOREHAND)]
+        return hands_svg(rows, title)
