@@ -126,7 +126,7 @@ class Deal:
         25
         """
         position = self.position()
-        rows = [(seat_name(s), position.hands[s], {}) for s in (DEALER, FOREHAND)]
+        rows: list[tuple[str, Hand, dict[str, str]]] = [(seat_name(s), position.hands[s], {}) for s in (DEALER, FOREHAND)]
         played = f"after {counted(len(self.play), 'card')}" if self.play else f"at trick {self.first_trick}"
         title = f"{self.contract} by the {seat_name(self.declarer)}, {played}"
         return hands_svg(rows, title)

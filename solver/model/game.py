@@ -452,5 +452,5 @@ class Position:
         """Both hands by suit, for a notebook (:mod:`kosolve.model.svg`)."""
         table = f"; {card_name(self.trick[0])} on the table" if self.trick else ""
         title = f"trick {self.first_trick + len(self.move_stack) // 2}, the {seat_name(self.turn)} to play{table}"
-        rows = [(seat_name(s), self.hands[s], {}) for s in (DEALER, FOREHAND)]
+        rows: list[tuple[str, Hand, dict[str, str]]] = [(seat_name(s), self.hands[s], {}) for s in (DEALER, FOREHAND)]
         return hands_svg(rows, title)
