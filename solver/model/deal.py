@@ -49,7 +49,6 @@ from kosolve.model.announcements import Announcement, announcement_to_json
 from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, Hand, card_name, hand_names
 from kosolve.model.game import (
     CONTRACTS,
-    DEALER,
     FOREHAND,
     SEATS,
     TALON_CARDS_TAKEN,
@@ -63,7 +62,6 @@ from kosolve.model.game import (
 from kosolve.model.jsonfile import FieldParser, FileError, seats_to_json
 from kosolve.model.quoting import describe
 from kosolve.model.reprs import counted
-from kosolve.model.svg import hands_svg
 
 FORMAT_VERSION: Final = 1
 """The play file format this module reads and writes."""
@@ -125,11 +123,8 @@ class Deal:
         >>> load_deal("examples/played.json")._repr_svg_().count('class="card"')
         25
         """
-        position = self.position()
-        rows: list[tuple[str, Hand, dict[str, str]]] = [(seat_name(s), position.hands[s], {}) for s in (DEALER, FOREHAND)]
         played = f"after {counted(len(self.play), 'card')}" if self.play else f"at trick {self.first_trick}"
-        title = f"{self.contract} by the {seat_name(self.declarer)}, {played}"
-        return hands_svg(rows, title)
+        return self.position().svg(f"{self.contract} by the {seat_name(self.declarer)}, {played}")
 
     def position(self, at: int | None = None) -> Position:
         """The position after the first ``at`` cards of the play (all of it

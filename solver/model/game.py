@@ -448,9 +448,15 @@ class Position:
         table = f", table={card_name(self.trick[0])}" if self.trick else ""
         return f"<Position {hands}, leader={seat_name(self.leader)}{table}>"
 
-    def _repr_svg_(self) -> str:
-        """Both hands by suit, for a notebook (:mod:`kosolve.model.svg`)."""
-        table = f"; {card_name(self.trick[0])} on the table" if self.trick else ""
-        title = f"trick {self.first_trick + len(self.move_stack) // 2}, the {seat_name(self.turn)} to play{table}"
+    def svg(self, title: str | None = None) -> str:
+        """Both hands by suit as an SVG picture (:mod:`kosolve.model.svg`),
+        under ``title`` (by default: the trick and who plays)."""
+        if title is None:
+            table = f"; {card_name(self.trick[0])} on the table" if self.trick else ""
+            title = f"trick {self.first_trick + len(self.move_stack) // 2}, the {seat_name(self.turn)} to play{table}"
         rows: list[tuple[str, Hand, dict[str, str]]] = [(seat_name(s), self.hands[s], {}) for s in (DEALER, FOREHAND)]
         return hands_svg(rows, title)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:meth:`svg`)."""
+        return self.svg()
