@@ -25,6 +25,8 @@ from kosolve.model.dealt_file import DealtFile
 from kosolve.model.ending import EndingError, ending_deal
 from kosolve.model.files import KIND_NAMES, InputFile, kind_of
 from kosolve.model.game import Rules
+from kosolve.model.jsonfile import FileError
+from kosolve.model.notation import parse_notation, to_notation
 from kosolve.model.quoting import source_name
 from kosolve.model.view import SeatView
 from kosolve.render.exchange import render_exchange_report, render_exchange_value
@@ -50,11 +52,26 @@ class _Job:
     deal: Deal | None
 
 
-def _load_jobs(files: Sequence[str], options: Options, given: Sequence[str]) -> list[_Job]:
-    """Every file read and checked before anything is solved or printed;
-    ``given`` are the options of :data:`SOLVE_ONLY` on the command line."""
+def _positions(texts: Sequence[str], rules: Rules) -> list[tuple[str, InputFile]]:
+    """The deals of ``--position``, named ``position`` (``position 2``, ...)."""
+    found: list[tuple[str, InputFile]] = []
+    for number, text in enumerate(texts, start=1):
+        name = "position" if len(texts) == 1 else f"position {number}"
+        try:
+            found.append((name, parse_notation(text, rules)))
+        except FileError as error:
+            raise DealFileError(str(error).replace("notation", name, 1)) from None
+    return found
+
+
+def _load_jobs(
+    files: Sequence[str], options: Options, given: Sequence[str], positions: Sequence[str] = ()
+) -> list[_Job]:
+    """Every file (and ``--position``) read and checked before anything is
+    solved or printed; ``given`` are the options of :data:`SOLVE_ONLY` on
+    the command line."""
     jobs = []
-    for name, read in load_inputs(files, options.rules):
+    for name, read in [*load_inputs(files, options.rules), *_positions(positions, options.rules)]:
         if isinstance(read, SeatView) or (isinstance(read, DealtFile) and read.declared is None):
             if given:
                 raise DealFileError(
@@ -78,9 +95,15 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 @click.command("solve")
 # No checks by click.Path: load_deal reports a directory or an unreadable
 # file in the one-line format of every other bad file.
-@click.argument(
-    "files", metavar="DEAL.json...", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False)
+@click.argument("files", metavar="DEAL.json...", nargs=-1, type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "--position",
+    "positions",
+    multiple=True,
+    metavar="TEXT",
+    help="A deal in kosolve's one-line notation (kosolve FILE --notation writes it), answered as a file is.",
 )
+@click.option("--notation", is_flag=True, help="Print each deal in one line (the notation) instead of solving it.")
 @click.option(
     "--at",
     type=click.IntRange(min=0),
@@ -121,6 +144,8 @@ def _progress_wanted(count: int, quiet: bool) -> bool:
 )
 def solve_command(
     files: tuple[str, ...],
+    positions: tuple[str, ...],
+    notation: bool,
     at: int | None,
     as_json: bool,
     tt_mb: float,
@@ -161,7 +186,11 @@ def solve_command(
       kosolve --at 4 examples/played.json
       kosolve --json examples/*.json examples/views/*.json > answers.jsonl
       kosolve - < examples/ending.json
+      kosolve examples/played.json --notation
+      kosolve --position 'kd1:dreiblatt:forehand:forehand:XVIII.XV.HK.HQ/XVI.XIII.XII.CK:-:-::'
     """
+    if not files and not positions:
+        raise click.UsageError("Missing argument 'DEAL.json...' (or --position TEXT)")
     if quiet and not as_json:
         options = Options.value_only(rules=rules, at=at, score=bool(score))
     else:
@@ -169,7 +198,13 @@ def solve_command(
     context = click.get_current_context()
     given = [option for option, name in zip(SOLVE_ONLY, ("at", "write_position", "score"), strict=True)
              if context.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]  # fmt: skip
-    jobs = _load_jobs(files, options, given)
+    if notation:
+        for name, read in [*load_inputs(files, options.rules), *_positions(positions, options.rules)]:
+            if isinstance(read, SeatView):
+                raise DealFileError(f"{source_name(name)}: a seat view has no one-line notation, only deal files")
+            click.echo(to_notation(read))
+        return
+    jobs = _load_jobs(files, options, given, positions)
     ending = _ending_to_write(jobs, at, write_position) if write_position is not None else None
     with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)

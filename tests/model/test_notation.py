@@ -1,0 +1,87 @@
+"""The one-line notation: every deal file round-trips (the examples, deals
+and deals as dealt of every discard variant, announcements with timing
+and Kontra); a bad line is one message naming the part; the command line
+prints it and solves it as it solves the file."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from support import EXAMPLES, without_stats
+from support.cli import run
+
+from kosolve.model.announcements import Announcement
+from kosolve.model.files import load_file
+from kosolve.model.jsonfile import FileError
+from kosolve.model.notation import NotationError, parse_notation, to_notation
+from kosolve.tools.dealing import deal_bid, deal_game
+
+FILES = sorted(EXAMPLES.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_every_example_round_trips(path: object) -> None:
+    read = load_file(path)  # type: ignore[arg-type]
+    text = to_notation(read)  # type: ignore[arg-type]
+    assert "\n" not in text and " " not in text
+    assert parse_notation(text) == read
+
+
+@pytest.mark.parametrize("discard", ["classic", "medium", "easy", "tactical"])
+def test_dealt_deals_round_trip(discard: str) -> None:
+    from kosolve.model.game import Rules
+
+    rules = Rules(discard=discard)
+    rng = random.Random(discard)
+    for _ in range(25):
+        file = deal_bid(rng, discard=discard)
+        assert parse_notation(to_notation(file), rules) == file
+        deal = file.play_deal()
+        assert parse_notation(to_notation(deal), rules) == deal
+
+
+def test_announcements_and_play_round_trip() -> None:
+    deal = deal_game(random.Random(4))
+    position = deal.position()
+    for _ in range(7):
+        position.push(sorted(position.legal_moves)[0])
+    announced = (
+        Announcement(deal.declarer, "pagat", "before", kontra=True),
+        Announcement(deal.declarer, "valat", "after"),
+    )
+    changed = replace(deal, announcements=announced, play=tuple(position.move_stack))
+    text = to_notation(changed)
+    assert "+pagat+before+k" in text
+    assert parse_notation(text) == changed
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("fen:abc", "expected a line starting kd1: or kt1:"),
+        ("kd1:dreiblatt", "9 parts"),
+        ("kd1:dreiblatt:forehand:forehand:HK:-:-::", "hands: expected two seats"),
+        ("kd1:dreiblatt:forehand:forehand:HK/HQ:-:-:forehand+pagat:", r"expected BY\+WHAT\+WHEN"),
+        ("kd1:quadriblatt:forehand:forehand:HK/HQ:-:-::", "contract"),
+        ("kd1:dreiblatt:forehand:forehand:HK/Joker:-:-::", "Joker"),
+    ],
+)
+def test_a_bad_line_is_one_message(text: str, message: str) -> None:
+    with pytest.raises(FileError, match=message) as raised:
+        parse_notation(text)
+    assert "\n" not in str(raised.value) and str(raised.value).startswith("notation")
+    assert issubclass(NotationError, FileError)
+
+
+def test_the_command_line_prints_and_reads_it() -> None:
+    path = str(EXAMPLES / "played.json")
+    text = run(path, "--notation").stdout.strip()
+    assert text == to_notation(load_file(path))  # type: ignore[arg-type]
+    from_file = without_stats(json.loads(run(path, "--json", "-q").stdout))
+    from_line = without_stats(json.loads(run("--position", text, "--json", "-q").stdout))
+    assert from_line == {**from_file, "file": "position"}
+    bad = run("--position", "kd1:dreiblatt", "-q")
+    assert bad.exit_code == 2 and "position: a play file's line has 9 parts" in bad.stderr
