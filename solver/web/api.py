@@ -22,7 +22,7 @@ import io
 import random
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Final, TypeVar
 
 from kosolve.analysis.report import Analyser, Options, OptionsError, Report
@@ -42,6 +42,7 @@ from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json, parse_
 from kosolve.model.files import parse_deal
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, IllegalMoveError, Rules, Trick, seat_name
 from kosolve.model.jsonfile import FileError, JSONObject, read_json
+from kosolve.model.notation import notation_json, to_notation
 from kosolve.model.quoting import describe, member
 from kosolve.model.view import SeatViewError
 from kosolve.review.judging import ReviewError, review
@@ -251,7 +252,8 @@ def position_answer(
         raise _options_error(error) from None
     except IllegalMoveError as error:
         raise RequestError(f"{DEAL_SOURCE}: {error}") from None
-    return {"api": API_VERSION, "report": report.to_json(), "view": view_of(report)}
+    shown = replace(deal, play=deal.play[: report.at])
+    return {"api": API_VERSION, "report": report.to_json(), "view": view_of(report), "notation": to_notation(shown)}
 
 
 def _options_error(error: OptionsError) -> RequestError:
@@ -416,6 +418,18 @@ class Service:
         except GameRequestError as error:
             raise RequestError(str(error)) from None
         return {"api": API_VERSION, **answer}
+
+    def notation(self, request: Mapping[str, object]) -> dict[str, object]:
+        """``POST /api/v1/notation``: ``text``, a deal in one line
+        (docs/deal-files.md, "One line"); the answer's ``deal`` is its deal
+        file's JSON object, for the page to load."""
+        _keys(request, ("text", "rules"))
+        rules = _rules(request, self.rules)
+        text = _typed(request, "text", str, "a deal in one line", "")
+        try:
+            return {"api": API_VERSION, "deal": notation_json(text, rules)}
+        except FileError as error:
+            raise RequestError(str(error)) from None
 
     def random_deal(self, request: Mapping[str, object]) -> dict[str, object]:
         """``POST /api/v1/random``: a realistic deal as dealt, from ``seed``

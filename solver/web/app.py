@@ -350,6 +350,13 @@ def create_app(
         except RequestError as error:
             return _error(400, str(error))
 
+    async def notation(request: Request) -> Response:
+        # Reading a line searches nothing either.
+        try:
+            return _JSON(service.notation(read_request(await _body(request))))
+        except RequestError as error:
+            return _error(400, str(error))
+
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         path = _shown(request.url.path)
@@ -380,6 +387,7 @@ def create_app(
             for name, work in solved.items()
         ),
         Route(f"{PREFIX}/random", random_deal, methods=["POST"]),
+        Route(f"{PREFIX}/notation", notation, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     return Starlette(

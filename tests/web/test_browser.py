@@ -477,3 +477,23 @@ def test_a_game_against_kosolve_is_played_by_clicking(page: Any, url: str) -> No
         assert sum(json.loads(totals).values()) == 0
         assert "cards judged" in page.inner_text("#game-review")
     assert page.is_hidden("#board") and page.is_hidden("#error")
+
+
+def test_a_position_is_shared_as_a_link(page: Any, browser: Any, url: str, analyser: Analyser) -> None:
+    """The address holds the position shown in one line; opened, it shows
+    that position."""
+    deal = load_deal(EXAMPLES / "played.json")
+    page.goto(url)
+    wait_for_line(page, ())
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_for_line(page, deal.play[:2])
+    link = page.evaluate("() => location.href")
+    assert "#p=kd1" in link
+    other = browser.new_page()
+    other.set_default_timeout(TIMEOUT_MS)
+    other.goto(link)
+    assert_shows_library(
+        wait_for_line(other, deal.play[:2]), analyser, replace(deal, play=deal.play[:2]), deal.play[:2]
+    )
+    assert other.inner_text("#name") == "shared position"

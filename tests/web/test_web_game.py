@@ -6,11 +6,16 @@ lay-away) before the end; bad requests are one line."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
+from support import EXAMPLES
 
 from kosolve.model.cards import hand_names
+from kosolve.model.deal import deal_to_json
+from kosolve.model.files import load_deal
+from kosolve.model.notation import to_notation
 from kosolve.tools.dealing import deal_as_dealt
 from kosolve.web.api import RequestError, Service
 
@@ -92,3 +97,13 @@ def test_a_choice_out_of_range_or_out_of_turn_is_refused(service: Service) -> No
     answer = service.game({"new": {"seat": "forehand", "bot": "heuristic", "seed": 1}})
     with pytest.raises(RequestError, match="request: choice: 99 is not one of the"):
         service.game({"game": answer["game"], "choice": 99})
+
+
+def test_a_line_of_notation_loads_as_its_deal(service: Service) -> None:
+    deal = load_deal(EXAMPLES / "played.json")
+    answer = service.notation({"text": to_notation(deal)})
+    assert answer["deal"] == deal_to_json(deal)
+    position = service.position({"deal": answer["deal"], "play": answer["deal"]["play"][:3]})
+    assert position["notation"] == to_notation(replace(deal, play=deal.play[:3]))
+    with pytest.raises(RequestError, match=r"^notation: expected a line starting"):
+        service.notation({"text": "8/8/8"})

@@ -309,6 +309,8 @@
       state.answer = answer;
       showError("");
       draw();
+      // The position in the address, to share as a link (docs/web.md).
+      if (!REPORT && answer.notation) history.replaceState(null, "", `#p=${encodeURIComponent(answer.notation)}`);
     } catch (error) {
       if (token === state.token && !(error instanceof Superseded)) showError(error.message);
     } finally {
@@ -868,6 +870,12 @@
       event.preventDefault();
       if (event.dataTransfer.files.length) loadFile(event.dataTransfer.files[0]);
     });
+    const shared = location.hash.startsWith("#p=") ? decodeURIComponent(location.hash.slice(3)) : null;
+    if (shared) {
+      post("notation", { text: shared })
+        .then((answer) => loadDeal("shared position", answer.deal))
+        .then(() => go(state.line.length), (error) => showError(error.message));
+    }
     fetch(API + "files").then((response) => response.json()).then((answer) => {
       const files = answer.files || [];
       if (!files.length) return;
@@ -879,7 +887,7 @@
         const index = Number(select.value);
         loadDeal(files[index].name, files[index].deal, { file: index });
       });
-      loadDeal(files[0].name, files[0].deal, { file: 0 });
+      if (!shared) loadDeal(files[0].name, files[0].deal, { file: 0 });
     }, (error) => showError(error.message));
   }
 })();
