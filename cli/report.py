@@ -64,7 +64,8 @@ def report_command(
         analyser = Analyser(tt_mb, threads)
     with progress_bar("report", quiet) as progress:
         data = report_data(analyser, name, deal, dealt, rules, progress, samples=samples, seed=seed, jobs=jobs)
-    page = render_html(data)
+    picture = deal.svg() if deal is not None else ""
+    page = render_html(data, picture)
     if output == STDIN:
         click.echo(page, nl=False)
     else:

@@ -156,6 +156,20 @@ class Report:
         """The cards of the file's play after the position solved (``--at``)."""
         return len(self.deal.play) - self.at
 
+    def _repr_html_(self) -> str:
+        """The picture and, under it, a table of every legal card's value
+        and cost, for a notebook."""
+        sign = 1 if self.position.is_over() or self.position.turn == self.deal.declarer else -1
+        best = max((sign * m.thirds for m in self.solution.moves), default=0)
+        cells = [(card_name(m.card), points_of(m.thirds), (best - sign * m.thirds) / 3) for m in self.solution.moves]
+        rows = "".join(f"<tr><td>{card}</td><td>{value}</td><td>{cost:.2f}</td></tr>" for card, value, cost in cells)
+        table = (
+            "<table><tr><th>card</th><th>declarer's points after it</th><th>cost (points)</th></tr>" + rows + "</table>"
+            if rows
+            else ""
+        )
+        return f"<div>{self._repr_svg_()}{table}</div>"
+
     def _repr_svg_(self) -> str:
         """The position by suit, each legal card of the player to move
         with the declarer's points after it, for a notebook.

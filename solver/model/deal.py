@@ -116,15 +116,19 @@ class Deal:
         name = f" {self.source}" if self.source else ""
         return f"<Deal{name}: {', '.join(parts)}>"
 
-    def _repr_svg_(self) -> str:
-        """Both hands by suit after the play, for a notebook.
+    def svg(self) -> str:
+        """Both hands by suit after the play, as an SVG picture.
 
         >>> from kosolve.model.files import load_deal
-        >>> load_deal("examples/played.json")._repr_svg_().count('class="card"')
+        >>> load_deal("examples/played.json").svg().count('class="card"')
         25
         """
         played = f"after {counted(len(self.play), 'card')}" if self.play else f"at trick {self.first_trick}"
         return self.position().svg(f"{self.contract} by the {seat_name(self.declarer)}, {played}")
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:meth:`svg`)."""
+        return self.svg()
 
     def position(self, at: int | None = None) -> Position:
         """The position after the first ``at`` cards of the play (all of it

@@ -18,8 +18,9 @@ exchange is ``TAKE/LAY_AWAY``; each announcement is
 read back through the deal file's own reader, so a bad line is one message
 naming the part at fault, as a bad file is.
 
+>>> from dataclasses import replace
 >>> from kosolve.model.files import load_deal
->>> deal = load_deal("examples/ending.json")
+>>> deal = replace(load_deal("examples/ending.json"), piles=None)
 >>> text = to_notation(deal)
 >>> text
 'kd1:dreiblatt:forehand:forehand:XVIII.XV.HK.HQ/XVI.XIII.XII.CK:-:-::'

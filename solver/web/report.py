@@ -85,8 +85,10 @@ def script_json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
 
 
-def render_html(data: dict[str, object]) -> str:
-    """The page with its CSS, its script and ``data`` inline."""
+def render_html(data: dict[str, object], picture: str = "") -> str:
+    """The page with its CSS, its script and ``data`` inline; ``picture``
+    (an SVG of the deal, :meth:`~kosolve.model.game.Position.svg`) is what
+    a reader without JavaScript sees."""
     page = static_text("index.html")
     script = static_text("app.js")
     if STYLE_TAG not in page or SCRIPT_TAG not in page or "</script" in script.lower():
@@ -99,7 +101,8 @@ def render_html(data: dict[str, object]) -> str:
     before, _, after = page.partition(STYLE_TAG)
     page = before + style + after
     before, _, after = page.partition(SCRIPT_TAG)
-    return before + inline + after
+    fallback = f"<noscript><p>This report draws itself with JavaScript. The deal:</p>{picture}</noscript>\n"
+    return before + (fallback if picture else "") + inline + after
 
 
 __all__ = ["render_html", "report_data", "script_json", "static_text"]

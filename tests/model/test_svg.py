@@ -41,3 +41,19 @@ def test_a_report_notes_each_legal_card() -> None:
         if text.attrib.get("class") == "note"
     }
     assert notes == {card_name(m.card): str(points_of(m.thirds)) for m in report.solution.moves}
+
+
+def test_a_report_table_lists_each_legal_card() -> None:
+    report = analyse(load_deal(EXAMPLES / "ending.json"))
+    html = report._repr_html_()
+    assert html.count("<tr><td>") == len(report.solution.moves)
+    assert html.startswith("<div><svg")
+
+
+def test_the_html_report_shows_the_deal_without_javascript(tmp_path: object) -> None:
+    from support.cli import run
+
+    result = run("report", "-q", str(EXAMPLES / "played.json"))
+    assert result.exit_code == 0
+    fallback = result.stdout.split("<noscript>", 1)[1].split("</noscript>", 1)[0]
+    assert drawn(fallback[fallback.index("<svg") :]) == drawn(load_deal(EXAMPLES / "played.json").svg())
