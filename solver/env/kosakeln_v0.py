@@ -109,6 +109,29 @@ def encode(knows: Knowledge, kind: str) -> np.ndarray:
     return vector
 
 
+def optimal_points(game: Game) -> tuple[int, int]:
+    """Each seat's game points with score-optimal double-dummy play by both
+    from trick 1 of the hand ``game`` played, its bid, exchange and
+    announcements as they were; (0, 0) when both passed."""
+    deal = game.deal
+    if deal is None:
+        return (0, 0)
+    score = net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
+    return (score, -score) if deal.declarer == 0 else (-score, score)
+
+
+def reward_values(game: Game, kind: str) -> tuple[int, int]:
+    """Each seat's reward for a finished ``game`` (see the module text)."""
+    settlement = game.settlement
+    totals = (0, 0) if settlement is None else settlement.totals
+    if kind == "win":
+        return (int(np.sign(totals[0])), int(np.sign(totals[1])))
+    if kind == "regret":
+        best = optimal_points(game)
+        return (totals[0] - best[0], totals[1] - best[1])
+    return totals
+
+
 def bid_and_exchange(game: Game, rng: random.Random) -> None:
     """Play ``game``'s auction and exchange as the realistic dealer bids and
     exchanges (:mod:`kosolve.tools.dealing`), up to the first card: the
@@ -215,28 +238,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         assert game is not None
         settlement = game.settlement
         totals = (0, 0) if settlement is None else settlement.totals
-        if self.reward_kind == "win":
-            values = [int(np.sign(t)) for t in totals]
-        elif self.reward_kind == "regret":
-            best = self._optimal_points()
-            values = [totals[seat] - best[seat] for seat in (0, 1)]
-        else:
-            values = list(totals)
+        values = reward_values(game, self.reward_kind)
         self.rewards = {agent: values[seat] for seat, agent in enumerate(SEAT_NAMES)}
         self.terminations = {agent: True for agent in self.agents}
         for agent in self.agents:
             self.infos[agent] = {"totals": dict(zip(SEAT_NAMES, totals, strict=True))}
-
-    def _optimal_points(self) -> tuple[int, int]:
-        """Each seat's game points with score-optimal play by both from
-        trick 1 of the game played (0, 0 when both passed)."""
-        game = self.game
-        assert game is not None
-        deal = game.deal
-        if deal is None:
-            return (0, 0)
-        score = net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
-        return (score, -score) if deal.declarer == 0 else (-score, score)
 
     def exact_value(self, score: bool = False) -> int | None:
         """The exact value of the current position with best play by both:
@@ -275,4 +281,15 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-__all__ = ["MAX_ACTIONS", "OBSERVATION_SIZE", "PHASES", "REWARDS", "bid_and_exchange", "encode", "env", "raw_env"]
+__all__ = [
+    "MAX_ACTIONS",
+    "OBSERVATION_SIZE",
+    "PHASES",
+    "REWARDS",
+    "bid_and_exchange",
+    "encode",
+    "env",
+    "optimal_points",
+    "raw_env",
+    "reward_values",
+]

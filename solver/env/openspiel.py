@@ -8,7 +8,8 @@ option in its canonical order.  Information-state and observation tensors
 and strings hold what the player's seat knows (its knowledge remembers
 the whole play, so the observation has perfect recall too).  Parameters:
 ``phases`` (``"game"``, or ``"play"``: the cards alone, bid and exchange by
-the dealer's rules of thumb) and ``reward`` (``"points"``, ``"win"``).
+the dealer's rules of thumb) and ``reward`` (``"points"``, ``"win"``,
+``"regret"``: as the PettingZoo environment's).
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_kosakeln")
@@ -26,7 +27,15 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from kosolve.env.kosakeln_v0 import MAX_ACTIONS, OBSERVATION_SIZE, PHASES, bid_and_exchange, encode
+from kosolve.env.kosakeln_v0 import (
+    MAX_ACTIONS,
+    OBSERVATION_SIZE,
+    PHASES,
+    REWARDS,
+    bid_and_exchange,
+    encode,
+    reward_values,
+)
 from kosolve.model.game import SEAT_NAMES
 from kosolve.play.game import Game, option_json
 from kosolve.tools.dealing import deal_as_dealt
@@ -77,8 +86,8 @@ class KosakelnGame(pyspiel.Game):  # type: ignore[misc]
         self.reward = str(given.get("reward", "points"))
         if self.phases not in PHASES:
             raise ValueError(f"phases must be one of {', '.join(PHASES)}, not {self.phases!r}")
-        if self.reward not in ("points", "win"):
-            raise ValueError(f"reward must be points or win, not {self.reward!r}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
 
     def new_initial_state(self) -> KosakelnState:
         return KosakelnState(self)
@@ -134,11 +143,7 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if self.game is None or not self.game.over:
             return [0.0, 0.0]
-        settlement = self.game.settlement
-        totals = (0, 0) if settlement is None else settlement.totals
-        if self.reward == "win":
-            return [float(np.sign(t)) for t in totals]
-        return [float(t) for t in totals]
+        return [float(value) for value in reward_values(self.game, self.reward)]
 
     def __str__(self) -> str:
         if self.game is None:

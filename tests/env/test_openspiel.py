@@ -21,7 +21,7 @@ import kosolve.env.openspiel  # noqa: E402, F401 - registers python_kosakeln
 from kosolve.model.cards import hand_names  # noqa: E402
 
 
-@pytest.mark.parametrize("params", [{}, {"phases": "play"}, {"reward": "win"}])
+@pytest.mark.parametrize("params", [{}, {"phases": "play"}, {"reward": "win"}, {"reward": "regret"}])
 def test_openspiel_random_sim_test(params: dict[str, str]) -> None:
     game = pyspiel.load_game("python_kosakeln", params)
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
