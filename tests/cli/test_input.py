@@ -361,7 +361,7 @@ def write(data: object, name: str = "deal.json") -> str:
         (["--win-thirds", "105", "deal.json"], "Error: --win-thirds: '105' is not one of '107', '106'."),
         (["--zzz", "deal.json"], "Error: --zzz: no such option"),
         (["--at"], "Error: Option '--at' requires an argument."),
-        (["solve"], "Error: Missing argument 'DEAL.json...'."),
+        (["solve"], "Error: Missing argument 'DEAL.json...' (or --position TEXT)"),
         (["bench", "--deals", "x"], "Error: --deals: 'x' is not a valid integer range."),
         (["bench", "extra"], "Error: Got unexpected extra argument (extra)"),
     ],

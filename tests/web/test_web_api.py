@@ -290,8 +290,8 @@ def test_an_empty_body_is_an_empty_request(service: Service) -> None:
 def test_docs_describe_every_key_of_the_view(service: Service) -> None:
     text = (DOCS / "web.md").read_text(encoding="utf-8")
     answer: dict[str, Any] = service.position({"deal": example("played.json"), "play": ["DK", "D2", "S10"]})
-    assert set(answer) == {"api", "report", "view"}
+    assert set(answer) == {"api", "report", "view", "notation"}
     for key in answer["view"]:
         assert f"`view.{key}" in text, key
-    for endpoint in ("position", "review", "exchange", "random", "files"):
+    for endpoint in ("position", "review", "exchange", "random", "files", "notation", "game"):
         assert f"/api/v1/{endpoint}`" in text
