@@ -13,6 +13,7 @@ from kosolve.batch.results import ResultsError, WriteError, read_results
 from kosolve.cli.errors import InputError
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.cli.running import progress_bar
+from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
 from kosolve.model.jsonfile import FileError
 from kosolve.play.arena import Match, MatchSummary, dealer_deal, file_deals, make_player, run_match, summarise
@@ -20,7 +21,7 @@ from kosolve.play.bots import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
 
 
-def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list]:  # type: ignore[type-arg]
+def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:
     """The match's deals: N from the realistic dealer, or the deals as dealt of a file."""
     if given.isdigit():
         count = int(given)

@@ -122,8 +122,7 @@ def optimal_points(game: Game) -> tuple[int, int]:
 
 def reward_values(game: Game, kind: str) -> tuple[int, int]:
     """Each seat's reward for a finished ``game`` (see the module text)."""
-    settlement = game.settlement
-    totals = (0, 0) if settlement is None else settlement.totals
+    totals = game.points
     if kind == "win":
         return (int(np.sign(totals[0])), int(np.sign(totals[1])))
     if kind == "regret":
@@ -209,7 +208,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         else:
             decision = self.game.decision()
             kind = decision.kind
-            knows = self.game.knowledge(seat)
+            knows = decision.knowledge if decision.seat == seat else self.game.knowledge(seat)
             if decision.seat == seat:
                 mask[: len(decision.options)] = 1
         return {"observation": encode(knows, kind), "action_mask": mask}
@@ -236,8 +235,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
     def _finish(self) -> None:
         game = self.game
         assert game is not None
-        settlement = game.settlement
-        totals = (0, 0) if settlement is None else settlement.totals
+        totals = game.points
         values = reward_values(game, self.reward_kind)
         self.rewards = {agent: values[seat] for seat, agent in enumerate(SEAT_NAMES)}
         self.terminations = {agent: True for agent in self.agents}

@@ -31,7 +31,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Final
 
@@ -48,7 +48,7 @@ from kosolve.play.bots import Bot, make_bot
 from kosolve.play.game import Game
 from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot, Forfeit
 from kosolve.review.judging import review
-from kosolve.sampling.odds import Z95
+from kosolve.sampling.odds import estimate
 from kosolve.tools.dealing import deal_as_dealt
 
 FORFEIT_POINTS: Final = 24
@@ -137,17 +137,12 @@ def play_game(
     except Exception as error:  # a bot's own bug forfeits its game; the match goes on
         forfeit = {"seat": seat_name(seat), "bot": names[seat], "reason": f"{type(error).__name__}: {error}"}
     if forfeit is None:
-        totals = _totals(game)
+        totals = game.totals_json()
         for bot in bots:
             # The game is over and scored: a bot that leaves now loses nothing.
             with contextlib.suppress(Forfeit):
                 bot.end(totals)
     return game, forfeit
-
-
-def _totals(game: Game) -> dict[str, int] | None:
-    settlement = game.settlement
-    return None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)}
 
 
 def _points(game: Game, forfeit: dict[str, object] | None) -> tuple[int, int]:
@@ -156,8 +151,7 @@ def _points(game: Game, forfeit: dict[str, object] | None) -> tuple[int, int]:
     if forfeit is not None:
         loser = SEAT_NAMES.index(str(forfeit["seat"]))
         return (-FORFEIT_POINTS, FORFEIT_POINTS) if loser == 0 else (FORFEIT_POINTS, -FORFEIT_POINTS)
-    settlement = game.settlement
-    return (0, 0) if settlement is None else settlement.totals
+    return game.points
 
 
 def _dd_cards(game: Game, analyser: Analyser) -> dict[str, list[int]] | None:
@@ -175,10 +169,10 @@ def _dd_cards(game: Game, analyser: Analyser) -> dict[str, list[int]] | None:
 
 def _knew_cards(game: Game, samples: int, seed: int, rules: Rules) -> dict[str, list[int]] | None:
     """Each seat's judged cards best by what he knew and judged: ``[best, judged]``."""
-    deal = game.deal
-    if deal is None or not deal.play or not samples:
+    file = game.dealt_file
+    if file is None or not file.play or not samples:
         return None
-    found = review(deal, samples=samples, seed=seed, jobs=1, rules=rules)
+    found = review(file, samples=samples, seed=seed, jobs=1, rules=rules)
     return {seat_name(p.seat): [p.count("best") + p.count("unlucky"), p.judged] for p in found.players}
 
 
@@ -319,7 +313,8 @@ class MatchSummary:
         }
 
 
-def _share(parts: Iterator[list[int]]) -> float | None:
+def _share(parts: Iterable[list[int]]) -> float | None:
+    """The share of the good ones of ``[good, all]`` counts summed; None with none."""
     good = total = 0
     for best, count in parts:
         good, total = good + best, total + count
@@ -329,52 +324,40 @@ def _share(parts: Iterator[list[int]]) -> float | None:
 def summarise(records: Sequence[dict[str, object]], match: Match) -> MatchSummary:
     """The summary of a match's records (a results file's, in any order)."""
     reports = [r["report"] for r in records if isinstance(r.get("report"), dict)]
-    diffs = []
-    sides: dict[str, dict[str, list[object]]] = {side: {"points": [], "dd": [], "knew": []} for side in SIDES}
+    points: dict[str, list[int]] = {side: [] for side in SIDES}
+    counts: dict[tuple[str, str], list[list[int]]] = {(side, key): [] for side in SIDES for key in ("dd", "knew")}
     forfeits = {side: 0 for side in SIDES}
-    wins = {side: 0 for side in SIDES}
-    draws = 0
     for report in reports:
         assert isinstance(report, dict)
-        points = report["points"]
-        diffs.append(points["a"] - points["b"])
         for side in SIDES:
-            sides[side]["points"].append(points[side])
-        if points["a"] == points["b"]:
-            draws += 1
-        else:
-            wins["a" if points["a"] > points["b"] else "b"] += 1
+            points[side].append(report["points"][side])
         for index, game in enumerate(report["games"]):
             order = SIDES if index == 0 else SIDES[::-1]
             forfeit = game.get("forfeit")
             if forfeit is not None:
                 forfeits[order[SEAT_NAMES.index(forfeit["seat"])]] += 1
             for key in ("dd", "knew"):
-                counts = game.get(key)
-                if counts:
+                if game.get(key):
                     for seat, side in zip(SEAT_NAMES, order, strict=True):
-                        sides[side][key].append(counts[seat])
+                        counts[(side, key)].append(game[key][seat])
+    diffs = [a - b for a, b in zip(points["a"], points["b"], strict=True)]
     n = len(diffs)
-    mean = math.fsum(diffs) / n if n else 0.0
-    ci95 = None
-    if n >= 2:
-        spread = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
-        half = Z95 * spread / math.sqrt(n)
-        ci95 = (mean - half, mean + half)
+    difference = estimate(diffs, exact=False) if n else None
+    wins = {"a": sum(d > 0 for d in diffs), "b": sum(d < 0 for d in diffs)}
 
     def bot(side: str) -> BotSummary:
-        values = sides[side]
-        points = [float(p) for p in values["points"]]  # type: ignore[arg-type]
         return BotSummary(
             match.spec(side),
-            math.fsum(points) / n if n else 0.0,
+            math.fsum(points[side]) / n if n else 0.0,
             wins[side],
             forfeits[side],
-            _share(iter(values["dd"])),  # type: ignore[arg-type]
-            _share(iter(values["knew"])),  # type: ignore[arg-type]
+            _share(counts[(side, "dd")]),
+            _share(counts[(side, "knew")]),
         )
 
-    return MatchSummary(n, bot("a"), bot("b"), mean, ci95, draws)
+    mean = 0.0 if difference is None else difference.mean
+    ci95 = None if difference is None else difference.ci95
+    return MatchSummary(n, bot("a"), bot("b"), mean, ci95, diffs.count(0))
 
 
 __all__ = [

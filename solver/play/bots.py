@@ -105,18 +105,16 @@ class RandomBot(Bot):
         return self.rng.randrange(len(decision.options))
 
 
-class HeuristicBot(Bot):
-    """A club player's rules of thumb (docs/bots.md, "heuristic")."""
-
-    name = "heuristic"
+class SeatBot(Bot):
+    """A bot that decides from its seat in three parts: its call
+    (:meth:`_call`), its talon choice with the lay-away it plans for it
+    (:meth:`_exchange`) and its card (:meth:`_card`); it announces nothing."""
 
     def __init__(self) -> None:
-        self.rng = random.Random(0)
-        self.planned_lay_away: Hand | None = None
+        self._planned: Hand | None = None
 
     def start(self, seed: int, seat: Seat = 0) -> None:
-        self.rng = random.Random(seed)
-        self.planned_lay_away = None
+        self._planned = None
 
     def decide(self, decision: Decision, game: Game | None = None) -> int:
         knows = decision.knowledge
@@ -126,17 +124,43 @@ class HeuristicBot(Bot):
         if decision.kind == "announce":
             return 0
         if decision.kind == "take":
-            assert knows.contract is not None and knows.talon is not None
-            exchange = choose_exchange(knows.hand, knows.contract, knows.talon, self.rng)
-            self.planned_lay_away = exchange.lay_away
-            return _index(options, exchange.take)
+            take, self._planned = self._exchange(knows, options)
+            return _index(options, take)
         if decision.kind == "lay_away":
-            return _index(options, self.planned_lay_away) if self.planned_lay_away in options else 0
+            return _index(options, self._planned) if self._planned in options else 0
         assert knows.seat_view is not None
         return _index(options, self._card(knows.seat_view, [c for c in options if isinstance(c, int)]))
 
-    @staticmethod
-    def _call(knows: Knowledge, options: Sequence[object]) -> str:
+    def _call(self, knows: Knowledge, options: Sequence[object]) -> str:
+        raise NotImplementedError
+
+    def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
+        raise NotImplementedError
+
+    def _card(self, view: SeatView, legal: list[Card]) -> Card:
+        raise NotImplementedError
+
+
+class HeuristicBot(SeatBot):
+    """A club player's rules of thumb (docs/bots.md, "heuristic")."""
+
+    name = "heuristic"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rng = random.Random(0)
+
+    def start(self, seed: int, seat: Seat = 0) -> None:
+        super().start(seed, seat)
+        self.rng = random.Random(seed)
+
+    def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
+        """The realistic dealer's exchange (:func:`~kosolve.tools.dealing.choose_exchange`)."""
+        assert knows.contract is not None and knows.talon is not None
+        exchange = choose_exchange(knows.hand, knows.contract, knows.talon, self.rng)
+        return exchange.take, exchange.lay_away
+
+    def _call(self, knows: Knowledge, options: Sequence[object]) -> str:
         """Bid up to the contract the hand's strength is worth, no higher
         than needed; hold when that contract is standing; else pass."""
         strength = hand_strength(knows.hand)
@@ -148,8 +172,7 @@ class HeuristicBot(Bot):
         bids = [o for o in options if o in CONTRACTS and CONTRACTS.index(str(o)) <= limit]
         return str(bids[0]) if bids else PASS
 
-    @staticmethod
-    def _card(view: SeatView, legal: list[Card]) -> Card:
+    def _card(self, view: SeatView, legal: list[Card]) -> Card:
         """Lead: a king, else the lowest card of his longest plain suit, else
         his lowest tarock (the Pagat kept back).  Follow: take a trick worth
         taking with the cheapest card that wins it, else throw the cheapest
@@ -198,7 +221,7 @@ def _best_card(moves: Sequence[tuple[Card, float, float]], declarer_moves: bool)
     return max(moves, key=lambda m: (sign * m[1], sign * m[2], -m[0]))[0]
 
 
-class PimcBot(Bot):
+class PimcBot(SeatBot):
     """Perfect-information Monte Carlo (docs/bots.md, "pimc"): ``samples``
     worlds a card, ``auction`` worlds for the auction and the talon."""
 
@@ -207,13 +230,13 @@ class PimcBot(Bot):
     def __init__(self, samples: int = 10, auction: int = 6, rules: Rules = DEFAULT_RULES) -> None:
         if samples < 1 or auction < 1:
             raise BotSpecError("pimc: samples and auction must be at least 1")
+        super().__init__()
         self.samples = samples
         self.auction = auction
         self.rules = rules
         self.seed = 0
         self.analyser: Analyser | None = None
         self._contracts: dict[str, float] | None = None
-        self._lay_away: Hand | None = None
 
     def _solver_analyser(self) -> Analyser:
         if self.analyser is None:
@@ -221,23 +244,9 @@ class PimcBot(Bot):
         return self.analyser
 
     def start(self, seed: int, seat: Seat = 0) -> None:
+        super().start(seed, seat)
         self.seed = seed
         self._contracts = None
-        self._lay_away = None
-
-    def decide(self, decision: Decision, game: Game | None = None) -> int:
-        knows = decision.knowledge
-        options = decision.options
-        if decision.kind == "bid":
-            return _index(options, self._call(knows, options))
-        if decision.kind == "announce":
-            return 0
-        if decision.kind == "take":
-            return self._take(knows, options)
-        if decision.kind == "lay_away":
-            return _index(options, self._lay_away) if self._lay_away in options else 0
-        assert knows.seat_view is not None
-        return _index(options, self._card(knows.seat_view, len(knows.seat_view.play)))
 
     def _worlds_before_play(self, knows: Knowledge, count: int, salt: int) -> list[Dealt]:
         """Deals as dealt that fit what the seat knows before the play, each
@@ -295,7 +304,7 @@ class PimcBot(Bot):
         best = max(choices, key=lambda c: c[0], default=(0.0, PASS))
         return best[1] if best[0] > 0 else PASS
 
-    def _take(self, knows: Knowledge, options: Sequence[object]) -> int:
+    def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
         """The talon choice with the best mean game points over worlds with
         the talon as seen; the lay-away the worlds agree on most."""
         assert knows.contract is not None
@@ -310,16 +319,17 @@ class PimcBot(Bot):
                     scores[index] += _row_points(row)
                     laid[index][row.lay_away] += 1
         choice = max(range(len(options)), key=lambda i: (scores[i], -i))
-        self._lay_away = laid[choice].most_common(1)[0][0]
-        return choice
+        take = options[choice]
+        assert isinstance(take, tuple)
+        return take, laid[choice].most_common(1)[0][0]
 
-    def _card(self, view: SeatView, at: int) -> Card:
+    def _card(self, view: SeatView, legal: list[Card]) -> Card:
         """The card with the best mean game item over the worlds, then the
         best mean thirds."""
         analyser = self._solver_analyser()
         assert view.contract is not None and view.declarer is not None
         sums: dict[Card, list[float]] = {}
-        worlds = sample_worlds(view, self.samples, self.seed * 1_000_003 + 100 + at)
+        worlds = sample_worlds(view, self.samples, self.seed * 1_000_003 + 100 + len(view.play))
         for world in worlds:
             assert not isinstance(world, Dealt)
             solution = solve(world.position(), solver=analyser.solver, rules=self.rules, with_line=False)
@@ -445,5 +455,6 @@ __all__ = [
     "HeuristicBot",
     "PimcBot",
     "RandomBot",
+    "SeatBot",
     "make_bot",
 ]

@@ -47,6 +47,7 @@ from kosolve.model.announcements import (
 from kosolve.model.cards import Card, Hand, card_name, hand_cards, hand_names, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
+from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, seat_name
 from kosolve.model.view import TAROCKS, SeatView, view_of, view_to_json
 
@@ -189,6 +190,7 @@ class Game:
         self.moves: list[Move] = []
         self.phase = "bid"
         self._deal: Deal | None = None
+        self._settlement: Settlement | None = None
 
     @property
     def over(self) -> bool:
@@ -203,18 +205,51 @@ class Game:
         return replace(self._deal, announcements=tuple(self.announcements), play=tuple(self.position.move_stack))
 
     @property
+    def dealt_file(self) -> DealtFile | None:
+        """The hand as a deal as dealt with its bid, exchange, announcements
+        and play so far (so a review knows the talon cards the defender saw
+        taken); None before the play, and when both passed."""
+        if self.position is None:
+            return None
+        return DealtFile(
+            self.dealt,
+            self.contract,
+            self.declarer,
+            self._exchange(),
+            tuple(self.announcements),
+            tuple(self.position.move_stack),
+            discard=self.rules.discard,
+        )
+
+    @property
     def settlement(self) -> Settlement | None:
-        deal = self.deal
-        return settle(deal, self.rules) if self.over and deal is not None else None
+        """The settlement of a game over (None before, and when both passed),
+        worked out once."""
+        if self._settlement is None and self.over:
+            deal = self.deal
+            self._settlement = None if deal is None else settle(deal, self.rules)
+        return self._settlement
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Each seat's game points: the settlement's; 0 each when both
+        passed, and before the end."""
+        settlement = self.settlement
+        return (0, 0) if settlement is None else settlement.totals
+
+    def totals_json(self) -> dict[str, int] | None:
+        """The settlement's totals by seat name; None without a settlement."""
+        settlement = self.settlement
+        return None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)}
 
     def knowledge(self, seat: Seat) -> Knowledge:
         """What ``seat`` knows now."""
         dealt = self.dealt
-        exposed = self.take is not None or self.phase in ("take", "lay_away", "after", "play", "over")
-        talon = dealt.talon if exposed and self.contract != "solo" else None
+        # Exposed for the talon choice and ever after; a Solo never sees it.
+        talon = dealt.talon if self.take is not None or self.phase == "take" else None
         seat_view = None
         deal = self.deal
-        if deal is not None and self.phase in ("play", "over"):
+        if deal is not None:
             taken = mask_of(self.take) if self.take else None
             seat_view = view_of(deal, seat, taken=taken)
         return Knowledge(
@@ -324,10 +359,13 @@ class Game:
         self.lay_away = laid
         self.round, self.phase = "after", "announce"
 
+    def _exchange(self) -> Exchange:
+        """The declarer's exchange: none in a Solo."""
+        return Exchange(self.take or (), self.lay_away or 0)
+
     def _start_play(self) -> None:
         assert self.declarer is not None and self.contract is not None
-        exchange = Exchange(self.take or (), self.lay_away or 0)
-        self._deal = self.dealt.play_deal(self.contract, self.declarer, exchange, variant=self.rules.discard)
+        self._deal = self.dealt.play_deal(self.contract, self.declarer, self._exchange(), variant=self.rules.discard)
         self.position = self._deal.position()
         self.phase = "play"
 
@@ -351,7 +389,7 @@ class Game:
             "announcements": [announcement_to_json(a) for a in self.announcements],
             "play": [card_name(c) for c in self.position.move_stack] if self.position is not None else [],
             "moves": [m.to_json() for m in self.moves],
-            "totals": None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)},
+            "totals": self.totals_json(),
             "settlement": None if settlement is None else [item.to_json() for item in settlement.items],
         }
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from kosolve.model.cards import card_name, hand_names
-from kosolve.model.dealt import Exchange
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, Seat, seat_name
 from kosolve.play.bots import BOTS, Bot, make_bot
@@ -101,9 +100,13 @@ class GameTable:
     def _answer(self, key: str, progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
         table = self._games[key]
         game, user = table.game, table.seat
-        while not game.over and game.decision().seat != user:
+        decision = None
+        while not game.over:
             decision = game.decision()
+            if decision.seat == user:
+                break
             game.choose(table.bot.decide(decision, game if table.bot.omniscient else None))
+            decision = None
         answer: dict[str, object] = {
             "game": key,
             "seed": table.seed,
@@ -119,8 +122,7 @@ class GameTable:
             "decision": None,
             "end": None,
         }
-        if not game.over:
-            decision = game.decision()
+        if decision is not None:
             answer["decision"] = {
                 "decision": decision.kind,
                 "view": decision.knowledge.to_json(),
@@ -136,25 +138,14 @@ class GameTable:
         user's play (None when both passed)."""
         game = table.game
         settlement = game.settlement
-        deal = game.deal
+        file = game.dealt_file
         judged = None
-        if deal is not None and deal.play:
-            # The deal as dealt with its bid and exchange: the defender saw the talon cards taken.
-            exchange = Exchange(game.take or (), game.lay_away or 0)
-            file = DealtFile(
-                game.dealt,
-                game.contract,
-                game.declarer,
-                exchange,
-                tuple(game.announcements),
-                deal.play,
-                discard=self.rules.discard,
-            )
+        if file is not None and file.play:
             judged = review(file, samples=REVIEW_SAMPLES, seed=table.seed, jobs=1, rules=self.rules, progress=progress)
         return {
             "deal": dealt_to_json(DealtFile(game.dealt)),
             "hands": {name: hand_names(game.dealt.held(seat)) for seat, name in enumerate(SEAT_NAMES)},
-            "totals": None if settlement is None else {seat_name(s): t for s, t in enumerate(settlement.totals)},
+            "totals": game.totals_json(),
             "items": None if settlement is None else [item.to_json() for item in settlement.items],
             "review": None if judged is None else judged.to_json(),
         }
@@ -164,8 +155,6 @@ def _tricks(game: Game) -> list[dict[str, object]]:
     """The tricks played, the one on the table last."""
     if game.position is None:
         return []
-    deal = game.deal
-    assert deal is not None
     return [
         {
             "number": trick.number,
@@ -173,7 +162,7 @@ def _tricks(game: Game) -> list[dict[str, object]]:
             "cards": [card_name(card) for card in trick.cards],
             "winner": None if trick.winner is None else seat_name(trick.winner),
         }
-        for trick in deal.position().tricks
+        for trick in game.position.tricks
     ]
 
 
