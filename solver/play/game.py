@@ -160,12 +160,24 @@ class Move:
     option: Option
 
     def to_json(self) -> dict[str, object]:
+        """The move as the game's record keeps it: everything, for after the game."""
         return {
             "decision": self.kind,
             "seat": seat_name(self.seat),
             "choice": self.choice,
             "option": option_json(self.kind, self.option),
         }
+
+    def seen_by(self, seat: Seat) -> dict[str, object]:
+        """The move as ``seat`` sees it at the table: the whole move when
+        it is his own or open (a call, an announcement, the talon choice
+        from the exposed talon, a card); of the other's lay-away only the
+        tarocks, which go face up (docs/rules.md §3.5), and neither the
+        face-down cards nor the option's index, which would tell them."""
+        if seat == self.seat or self.kind != "lay_away":
+            return self.to_json()
+        assert isinstance(self.option, int)
+        return {"decision": self.kind, "seat": seat_name(self.seat), "face_up": hand_names(self.option & TAROCKS)}
 
 
 class Game:
