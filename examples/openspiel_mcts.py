@@ -32,7 +32,9 @@ def play(games: int, simulations: int, seed: int = 0, phases: str = "play") -> l
         searcher = mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations, evaluator=evaluator, random_state=rng)
         kosolve_bot = make_bot("heuristic")
         state = game.new_initial_state()
-        state.apply_action(seed + number)  # the deal
+        while state.is_chance_node():  # the deal, a card at a time
+            cards, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(cards, p=chances)))
         kosolve_bot.start(seed + number, 1 - mcts_seat)
         while not state.is_terminal():
             if state.current_player() == mcts_seat:

@@ -36,6 +36,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.par import PASS
@@ -214,6 +215,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         return {"observation": encode(knows, kind), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            # After the end, as PettingZoo's order-enforcing wrapper answers it.
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -221,6 +226,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         game = self.game
         assert game is not None
         options = game.decision().options
+        # int() would take 1.7, "1" or True as an option's index.
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise TypeError(f"an action is an int, the index of an option, not {type(action).__name__}")
         choice = int(action)
         if not 0 <= choice < len(options):
             raise ValueError(f"action {choice} is masked out: the {agent} has {len(options)} options")
@@ -231,6 +239,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         else:
             self.agent_selection = SEAT_NAMES[game.decision().seat]
         self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The current agent's observation, reward, termination, truncation
+        and info; after the end (no agents left) the agent last selected's
+        final observation, terminated, its reward already paid."""
+        if self.agents:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return (self.observe(self.agent_selection) if observe else None, 0, True, False, {})
 
     def _finish(self) -> None:
         game = self.game
@@ -271,12 +287,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         """Nothing to release."""
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, whose :meth:`last` after the
+    end is the environment's (PettingZoo's own reads the dicts the dead
+    agents have left: a KeyError)."""
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        if self._has_reset and not self.agents:
+            return self.unwrapped.last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual wrappers (actions checked,
     the order enforced)."""
     environment: AECEnv = raw_env(**kwargs)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    return _OrderEnforcing(environment)
 
 
 __all__ = [

@@ -1,9 +1,13 @@
 """Kosakeln as an OpenSpiel game, registered as ``python_kosakeln`` when
 this module is imported (docs/env.md).
 
-One chance node deals (outcome ``k`` is the realistic dealer's deal from
-seed ``k``, :data:`DEALS` of them, equally likely); then the players take
-the decisions of :mod:`kosolve.play.game`, an action being the index of an
+Chance nodes deal the cards one at a time, each outcome a card still to
+deal, all equally likely: the talon top first, the forehand's hand, the
+dealer's, the forehand's personal cards (:data:`PARTS`); the dealer's
+personal cards are the eight left.  So every deal is possible, each as
+likely as at the table.  Each seat then lays away eight hand cards as the
+realistic dealer does (:func:`dealt_from`), and the players take the
+decisions of :mod:`kosolve.play.game`, an action being the index of an
 option in its canonical order.  Information-state and observation tensors
 and strings hold what the player's seat knows (its knowledge remembers
 the whole play, so the observation has perfect recall too).  Parameters:
@@ -14,14 +18,19 @@ the dealer's rules of thumb) and ``reward`` (``"points"``, ``"win"``,
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_kosakeln")
 >>> state = game.new_initial_state()
->>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 1000)
+>>> state.is_chance_node(), len(state.chance_outcomes()), state.chance_outcomes()[0]
+(True, 54, (0, 0.018518518518518517))
+>>> state.apply_action(53)
+>>> len(state.chance_outcomes()), 53 in state.legal_actions()
+(53, False)
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -36,15 +45,27 @@ from kosolve.env.kosakeln_v0 import (
     encode,
     reward_values,
 )
-from kosolve.model.game import SEAT_NAMES
+from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, card_name, cards_of, mask_of
+from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, PERSONAL_SIZE, Dealt
+from kosolve.model.game import SEAT_NAMES, TALON_SIZE
 from kosolve.play.game import Game, option_json
-from kosolve.tools.dealing import deal_as_dealt
+from kosolve.tools.dealing import choose_discard
 
-DEALS: Final = 1000
-"""The chance node's outcomes: the deals of seeds 0 to 999."""
+PARTS: Final = (
+    ("the talon", TALON_SIZE),
+    ("the forehand's hand", HAND_SIZE),
+    ("the dealer's hand", HAND_SIZE),
+    ("the forehand's personal cards", PERSONAL_SIZE),
+    ("the dealer's personal cards", PERSONAL_SIZE),
+)
+"""Where the cards go, in the order the chance nodes deal them."""
+_STARTS: Final = tuple(itertools.accumulate((size for _, size in PARTS), initial=0))
+CHANCE_NODES: Final = N_CARDS - PARTS[-1][1]
+"""One chance node a card, but for the last part's cards: what is left."""
 MAX_GAME_LENGTH: Final = 70
-"""Decisions in a game at most: 8 calls, 2 rounds of at most 10
-announcements, a talon choice, a lay-away, 32 cards (and slack)."""
+"""Decisions in a game at most (the chance nodes are not counted, as
+OpenSpiel counts): 8 calls, 2 rounds of at most 10 announcements, a talon
+choice, a lay-away, 32 cards (and slack)."""
 UTILITY_BOUND: Final = 1000.0
 """Game points beyond any settlement's."""
 SHORT_NAME: Final = "python_kosakeln"
@@ -67,13 +88,42 @@ _GAME_TYPE = pyspiel.GameType(
 )
 _GAME_INFO = pyspiel.GameInfo(
     num_distinct_actions=MAX_ACTIONS,
-    max_chance_outcomes=DEALS,
+    max_chance_outcomes=N_CARDS,
     num_players=2,
     min_utility=-UTILITY_BOUND,
     max_utility=UTILITY_BOUND,
     utility_sum=0.0,
     max_game_length=MAX_GAME_LENGTH,
 )
+
+
+def _tie_breaker(*seen: object) -> random.Random:
+    """The generator that breaks a rule of thumb's ties, seeded with what the
+    seat choosing has seen and nothing else, so that its choice, seen by
+    it (and by the other when shown), tells nothing of the hidden cards."""
+    return random.Random(" ".join(map(str, seen)))
+
+
+def dealt_from(cards: Sequence[Card]) -> Dealt:
+    """The deal as dealt whose chance nodes gave ``cards`` (the first
+    :data:`CHANCE_NODES` cards, in the order of :data:`PARTS`), each seat
+    laying away eight hand cards by the realistic dealer's rule of thumb
+    (:func:`~kosolve.tools.dealing.choose_discard`), its ties broken by the
+    seat's hand.
+
+    >>> from kosolve.model.cards import hand_names
+    >>> dealt = dealt_from(range(CHANCE_NODES))
+    >>> dealt.talon, hand_names(dealt.personal[1])
+    ((0, 1, 2, 3, 4, 5), ['Sk', 'XXI', 'XX', 'XIX', 'XVIII', 'XVII', 'XVI', 'XV'])
+    """
+    forehand, dealer, personal = (mask_of(cards[start:end]) for start, end in itertools.pairwise(_STARTS[1:-1]))
+    discards = [choose_discard(hand, DISCARD_SIZE, _tie_breaker("discard", hand)) for hand in (forehand, dealer)]
+    return Dealt(
+        tuple(cards[:TALON_SIZE]),
+        (forehand, dealer),
+        (personal, ALL_CARDS & ~mask_of(cards)),
+        (discards[0], discards[1]),
+    )
 
 
 class KosakelnGame(pyspiel.Game):  # type: ignore[misc]
@@ -97,13 +147,14 @@ class KosakelnGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class KosakelnState(pyspiel.State):  # type: ignore[misc]
-    """A state: before the deal (a chance node), or a game in progress."""
+    """A state: the deal (chance nodes, a card each), or a game in progress."""
 
     def __init__(self, game: KosakelnGame) -> None:
         super().__init__(game)
         self.phases = game.phases
         self.reward = game.reward
-        self.deal_number: int | None = None
+        self.cards: list[Card] = []
+        """The cards the chance nodes have dealt, in order."""
         self.game: Game | None = None
 
     def current_player(self) -> int:
@@ -113,26 +164,37 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         return self.game.decision().seat
 
+    def _undealt(self) -> list[Card]:
+        return sorted(cards_of(ALL_CARDS & ~mask_of(self.cards)))
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(k, 1.0 / DEALS) for k in range(DEALS)]
+        undealt = self._undealt()
+        return [(card, 1.0 / len(undealt)) for card in undealt]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
         return list(range(len(self.game.decision().options)))
 
     def _apply_action(self, action: int) -> None:
-        if self.game is None:
-            self.deal_number = action
-            rng = random.Random(action)
-            self.game = Game(deal_as_dealt(rng))
-            if self.phases == "play":
-                bid_and_exchange(self.game, rng)
+        if self.game is not None:
+            self.game.choose(action)
             return
-        self.game.choose(action)
+        # OpenSpiel leaves the check to the game: a card dealt twice would
+        # make a deal of fewer cards.
+        if action not in self._undealt():
+            raise ValueError(f"chance outcome {action} is not a card still to deal")
+        self.cards.append(action)
+        if len(self.cards) < CHANCE_NODES:
+            return
+        self.game = Game(dealt_from(self.cards))
+        if self.phases == "play":
+            # The exchange's ties broken by the talon, which both see by then.
+            bid_and_exchange(self.game, _tie_breaker("exchange", *self.game.dealt.talon))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            part = next(name for (name, _), end in zip(PARTS, _STARTS[1:], strict=True) if len(self.cards) < end)
+            return f"deal {card_name(action)} to {part}"
         assert self.game is not None
         decision = self.game.decision()
         return f"{decision.kind} {json.dumps(option_json(decision.kind, decision.options[action]))}"
@@ -147,7 +209,7 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.game is None:
-            return "before the deal"
+            return f"the deal so far: {' '.join(card_name(card) for card in self.cards)}"
         return json.dumps(self.game.to_json())
 
 
@@ -172,10 +234,10 @@ class KosakelnObserver:
     def string_from(self, state: KosakelnState, player: int) -> str:
         game = state.game
         if game is None:
-            return f"{SEAT_NAMES[player]}: before the deal"
+            return f"{SEAT_NAMES[player]}: the deal, {len(state.cards)} of {CHANCE_NODES} cards dealt"
         return json.dumps(game.knowledge(player).to_json(), sort_keys=True)
 
 
 pyspiel.register_game(_GAME_TYPE, KosakelnGame)
 
-__all__ = ["DEALS", "SHORT_NAME", "KosakelnGame", "KosakelnObserver", "KosakelnState"]
+__all__ = ["CHANCE_NODES", "PARTS", "SHORT_NAME", "KosakelnGame", "KosakelnObserver", "KosakelnState", "dealt_from"]

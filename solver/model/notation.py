@@ -16,7 +16,8 @@ seat as dealt is ``HAND/PERSONAL/DISCARDS`` or ``.../PICKED_UP``; the
 exchange is ``TAKE/LAY_AWAY``; each announcement is
 ``BY+WHAT+WHEN`` (``+k`` with a Kontra), joined by ``,``.  The line is
 read back through the deal file's own reader, so a bad line is one message
-naming the part at fault, as a bad file is.
+naming the part at fault, as a bad file is, and quoting at most
+:data:`~kosolve.model.quoting.QUOTE_LIMIT` characters of it.
 
 >>> from dataclasses import replace
 >>> from kosolve.model.files import load_deal
@@ -40,6 +41,7 @@ from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.files import parse_file
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, seat_name
 from kosolve.model.jsonfile import FileError
+from kosolve.model.quoting import quote
 
 PLAY_TAG: Final = "kd1"
 DEALT_TAG: Final = "kt1"
@@ -116,7 +118,7 @@ def _names(text: str) -> list[str]:
 def _seats(text: str, part: str) -> dict[str, list[str]]:
     halves = text.split("/")
     if len(halves) != 2:
-        raise NotationError(f"{SOURCE}: {part}: expected two seats, forehand/dealer, got {text!r}")
+        raise NotationError(f"{SOURCE}: {part}: expected two seats, forehand/dealer, got {quote(text)}")
     return dict(zip(SEAT_NAMES, (_names(h) for h in halves), strict=True))
 
 
@@ -125,7 +127,7 @@ def _announcement_json(text: str) -> list[dict[str, object]]:
     for item in filter(None, text.split(",")):
         fields = item.split("+")
         if len(fields) not in (3, 4) or (len(fields) == 4 and fields[3] != "k"):
-            raise NotationError(f"{SOURCE}: announcements: expected BY+WHAT+WHEN[+k], got {item!r}")
+            raise NotationError(f"{SOURCE}: announcements: expected BY+WHAT+WHEN[+k], got {quote(item)}")
         data: dict[str, object] = {"by": fields[0], "what": fields[1]}
         if fields[2] != NONE:
             data["when"] = fields[2]
@@ -163,7 +165,7 @@ def _dealt_json(parts: list[str]) -> dict[str, object]:
     for name, text in zip(SEAT_NAMES, (forehand, dealer), strict=True):
         fields = text.split("/")
         if len(fields) not in (3, 4):
-            raise NotationError(f"{SOURCE}: {name}: expected HAND/PERSONAL/DISCARDS[/PICKED_UP], got {text!r}")
+            raise NotationError(f"{SOURCE}: {name}: expected HAND/PERSONAL/DISCARDS[/PICKED_UP], got {quote(text)}")
         seat: dict[str, object] = dict(zip(("hand", "personal", "discards"), map(_names, fields), strict=False))
         if len(fields) == 4:
             seat["picked_up"] = _names(fields[3])
@@ -194,7 +196,7 @@ def parse_notation(text: str, rules: Rules = DEFAULT_RULES) -> Deal | DealtFile:
     elif tag == DEALT_TAG:
         data = _dealt_json(parts)
     else:
-        raise NotationError(f"{SOURCE}: expected a line starting {PLAY_TAG}: or {DEALT_TAG}:, got {text[:20]!r}")
+        raise NotationError(f"{SOURCE}: expected a line starting {PLAY_TAG}: or {DEALT_TAG}:, got {quote(text)}")
     read = parse_file(data, SOURCE, rules=rules)
     assert isinstance(read, Deal | DealtFile)
     return read

@@ -53,7 +53,9 @@ def test_mcts_plays_a_kosolve_bot() -> None:
 def test_the_information_state_shows_no_hidden_card() -> None:
     game = pyspiel.load_game("python_kosakeln")
     state = game.new_initial_state()
-    state.apply_action(3)
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
     hidden = set(hand_names(state.game.dealt.held(1))) - set(hand_names(state.game.dealt.laid(1)))
     text = state.information_state_string(0)
     named = {word.strip('"[],{}:') for word in text.split()}
