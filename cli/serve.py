@@ -47,7 +47,8 @@ BROWSER_DELAY_S = 0.5
     show_default=True,
     metavar="S",
     help="Seconds within which a request for the solver is answered, its wait included: 503 while it still"
-    " waits, 504 when it still runs (a review or an exchange table stops there).",
+    " waits, 504 when it still runs (a review or an exchange table stops there; a game's move is taken, and"
+    " the game asked for again shows it).",
 )
 @tt_mb_option
 @threads_option

@@ -223,11 +223,15 @@ def _best_card(moves: Sequence[tuple[Card, float, float]], declarer_moves: bool)
 
 class PimcBot(SeatBot):
     """Perfect-information Monte Carlo (docs/bots.md, "pimc"): ``samples``
-    worlds a card, ``auction`` worlds for the auction and the talon."""
+    worlds a card, ``auction`` worlds for the auction and the talon; it
+    solves with ``analyser``'s tables (its own, made at its first search,
+    when not given)."""
 
     name = "pimc"
 
-    def __init__(self, samples: int = 10, auction: int = 6, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(
+        self, samples: int = 10, auction: int = 6, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None
+    ) -> None:
         if samples < 1 or auction < 1:
             raise BotSpecError("pimc: samples and auction must be at least 1")
         super().__init__()
@@ -235,7 +239,7 @@ class PimcBot(SeatBot):
         self.auction = auction
         self.rules = rules
         self.seed = 0
-        self.analyser: Analyser | None = None
+        self.analyser = analyser
         self._contracts: dict[str, float] | None = None
 
     def _solver_analyser(self) -> Analyser:
@@ -347,14 +351,15 @@ def _row_points(row: ExchangeRow) -> int:
 
 class DoubleDummyBot(Bot):
     """Sees every card: the par's calls from each state of the auction, the
-    best exchange, and the best card for the game item and then the thirds."""
+    best exchange, and the best card for the game item and then the thirds;
+    it solves with ``analyser``'s tables (its own when not given)."""
 
     name = "dd"
     omniscient = True
 
-    def __init__(self, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(self, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None) -> None:
         self.rules = rules
-        self.analyser: Analyser | None = None
+        self.analyser = analyser
         self._rows: tuple[ExchangeRow, ...] | None = None
         self._dealt: Dealt | None = None
 
@@ -417,9 +422,12 @@ BOTS: Final[dict[str, Callable[..., Bot]]] = {
 """The bots by name, each made with the options of its spec."""
 
 
-def make_bot(spec: str, rules: Rules = DEFAULT_RULES) -> Bot:
+def make_bot(spec: str, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None) -> Bot:
     """The bot a spec names: ``NAME`` or ``NAME:KEY=VALUE,...`` (integer
-    values), e.g. ``pimc:samples=50``.
+    values), e.g. ``pimc:samples=50``.  A bot that searches (``pimc``,
+    ``dd``) uses ``analyser``'s tables when given, so that many bots share
+    one bounded set (one search at a time: they are not for two threads);
+    else each makes its own.
 
     >>> make_bot("pimc:samples=5,auction=2").samples
     5
@@ -443,7 +451,7 @@ def make_bot(spec: str, rules: Rules = DEFAULT_RULES) -> Bot:
         except ValueError:
             raise BotSpecError(f"{name}: {key} must be an integer, not {value!r}") from None
     if name in ("pimc", "dd"):
-        return BOTS[name](rules=rules, **options)
+        return BOTS[name](rules=rules, analyser=analyser, **options)
     return BOTS[name](**options)
 
 

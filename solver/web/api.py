@@ -336,7 +336,8 @@ class Service:
     def __init__(self, tt_mb: float = DEFAULT_BUDGET_MB, rules: Rules = DEFAULT_RULES, threads: int = 1) -> None:
         self.analyser = Analyser(tt_mb, threads)
         self.rules = rules
-        self.games = GameTable(rules)
+        # The games' bots search with the service's tables: one bound on memory for all the games.
+        self.games = GameTable(rules, self.analyser)
         self._lock = threading.Lock()
 
     def position(self, request: Mapping[str, object]) -> dict[str, object]:
@@ -386,11 +387,21 @@ class Service:
             return exchange_answer(self.analyser, file, rules, progress)
 
     def game(
-        self, request: Mapping[str, object], progress: Callable[[int, int], None] | None = None
+        self,
+        request: Mapping[str, object],
+        progress: Callable[[int, int], None] | None = None,
+        client: str | None = None,
+        *,
+        delivered: bool = True,
     ) -> dict[str, object]:
         """``POST /api/v1/game``: ``{"new": {"seat": ..., "bot": ..., "seed": ...}}``
         starts a game against a bot; ``{"game": ID, "choice": I}`` takes
-        the user's option ``I`` (docs/web.md, "Play a game")."""
+        the user's option ``I``; ``{"game": ID}`` is the game as it stands
+        (docs/web.md, "Play a game").  ``client`` is the address the
+        request came from (a few games kept each; None: no such bound).
+        With ``delivered`` false the answer counts as the user's only once
+        :meth:`game_delivered` is called with it (the web server, which may
+        give up on an answer past its time limit)."""
         _keys(request, ("new", "game", "choice"))
         try:
             with self._lock:
@@ -410,14 +421,22 @@ class Service:
                         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED
                     ):
                         raise _error("new.seed", f"expected an integer from 0 to 2**63 - 1, got {describe(seed)}")
-                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed)
+                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed, client, delivered=delivered)
                 else:
                     key = _typed(request, "game", str, "a game's id", "")
-                    choice = _typed(request, "choice", int, "an option's index", -1)
-                    answer = self.games.choose(key, choice, progress)
+                    if "choice" in request:
+                        choice = _typed(request, "choice", int, "an option's index", -1)
+                        answer = self.games.choose(key, choice, progress, delivered=delivered)
+                    else:
+                        answer = self.games.resume(key, progress, delivered=delivered)
         except GameRequestError as error:
             raise RequestError(str(error)) from None
         return {"api": API_VERSION, **answer}
+
+    def game_delivered(self, answer: Mapping[str, object]) -> None:
+        """The user got ``answer`` of :meth:`game`: he may choose on its
+        decision.  It takes no lock a search holds."""
+        self.games.delivered(answer)
 
     def notation(self, request: Mapping[str, object]) -> dict[str, object]:
         """``POST /api/v1/notation``: ``text``, a deal in one line

@@ -19,12 +19,22 @@ wait for it (one more is answered 503), each is answered within
 ``time_limit_s`` seconds (503 while still waiting, 504 when the review or
 the exchange table runs that long: it stops at its next search), and a
 ``position`` request still waiting is dropped (409) when a newer one of the
-same page (``X-Kosolve-Client``) arrives.
+same page (``X-Kosolve-Client``) arrives.  A game's move whose answer
+came too late was taken all the same: the user asks for the game as it
+stands, and cannot choose on a decision he never saw (:mod:`kosolve.web.games`).
+
+Each request must arrive whole in time: its head within ``head_timeout_s``
+of the connection opening (or of its last answer), its body within
+``body_timeout_s`` of its head (else 408, and the connection closed); and
+the bodies being received at once hold at most ``body_budget`` bytes
+together (one more is answered 503), so that slow or unfinished requests
+hold neither the server's sockets nor its memory.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import socket
 import threading
@@ -40,7 +50,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -70,13 +80,21 @@ page load): a newer request of the same page drops a waiting one."""
 HEAD_TIMEOUT_S: Final = 5
 """A connection that has not sent a whole request head this long after it
 opened (or after its last answer) is closed, as uvicorn closes an idle one."""
+BODY_TIMEOUT_S: Final = 10
+"""A request whose body has not arrived whole this long after its head is
+answered 408 and its connection closed: 1 MB at 100 KB/s."""
+BODY_BUDGET_BYTES: Final = 8 * MAX_REQUEST_BYTES
+"""The bytes of request bodies being received at once, all connections
+together; a body that would pass it is answered 503.  A deal is a few KB,
+so hundreds fit, and eight of the largest."""
 RETRY_AFTER_S: Final = 5
 """The ``Retry-After`` of a 503: a full queue drains in a few seconds."""
 
 Progress = Callable[[int, int], None]
-Work = Callable[[Mapping[str, object], Progress], dict[str, object]]
-"""A request's solver work: the request, and a progress callback to call
-between searches, which raises once the answer is no longer wanted."""
+Work = Callable[[Mapping[str, object], Progress, str | None], dict[str, object]]
+"""A request's solver work: the request, a progress callback to call
+between searches, which raises once the answer is no longer wanted, and the
+address the request came from (None when unknown)."""
 
 
 class _JSON(JSONResponse):
@@ -102,18 +120,41 @@ def _shown(path: str) -> str:
     return path if len(path) <= QUOTE_LIMIT and path.isascii() and path.isprintable() else quote(path)
 
 
-async def _body(request: Request) -> bytes:
-    """The request body, refused once it passes :data:`MAX_REQUEST_BYTES`."""
+class _BodyBudget:
+    """The bytes of the request bodies being received, across connections,
+    and their bound; used in the event loop only."""
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound
+        self.held = 0
+
+
+async def _body(request: Request, budget: _BodyBudget) -> bytes:
+    """The request body, refused once it passes :data:`MAX_REQUEST_BYTES`,
+    or once the bodies being received would pass ``budget``."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_REQUEST_BYTES:
         raise HTTPException(413, f"request: more than {MAX_REQUEST_BYTES >> 20} MB, too large")
     chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_REQUEST_BYTES:
-            raise HTTPException(413, f"request: more than {MAX_REQUEST_BYTES >> 20} MB, too large")
-        chunks.append(chunk)
+    held = 0
+    try:
+        async for chunk in request.stream():
+            if held + len(chunk) > MAX_REQUEST_BYTES:
+                raise HTTPException(413, f"request: more than {MAX_REQUEST_BYTES >> 20} MB, too large")
+            if budget.held + len(chunk) > budget.bound:
+                raise HTTPException(
+                    503,
+                    "request: the server is receiving too many request bodies at once; try again shortly",
+                    {"Retry-After": str(RETRY_AFTER_S)},
+                )
+            budget.held += len(chunk)
+            held += len(chunk)
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # Gone, or cut off by the body's time limit, which answered already.
+        raise HTTPException(408, "request: the body did not arrive whole") from None
+    finally:
+        budget.held -= held
     return b"".join(chunks)
 
 
@@ -223,18 +264,29 @@ class _SolverQueue:
 
 
 def _solver_endpoint(
-    solver: _SolverQueue, work: Work, time_limit_s: float, superseded: bool = False
+    solver: _SolverQueue,
+    work: Work,
+    time_limit_s: float,
+    budget: _BodyBudget,
+    *,
+    superseded: bool = False,
+    late: str | None = None,
+    delivered: Callable[[dict[str, object]], None] | None = None,
 ) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint of ``work``, run on the solver's thread; with
-    ``superseded`` a newer request of the same page drops a waiting one."""
+    ``superseded`` a newer request of the same page drops a waiting one;
+    ``late`` is the message of its 504 (work still running past the time
+    limit); ``delivered`` is told of each answer given, in the event loop,
+    where the choice between the answer and the 504 is made."""
 
     async def endpoint(request: Request) -> Response:
         try:
-            data = read_request(await _body(request))
+            data = read_request(await _body(request, budget))
         except RequestError as error:
             return _error(400, str(error))
         client = request.headers.get(CLIENT_HEADER) if superseded else None
-        job = _Job(lambda progress: work(data, progress), client)
+        address = None if request.client is None else request.client.host
+        job = _Job(lambda progress: work(data, progress, address), client)
         if not solver.submit(job):
             return _busy(f"request: {solver.bound} requests wait for the solver already; try again shortly")
         try:
@@ -246,13 +298,16 @@ def _solver_endpoint(
         if still_waiting:
             return _busy(f"request: waited {time_limit_s:g} s for the solver, busy with other requests; try again")
         if given_up:
-            return _error(504, f"request: stopped after {time_limit_s:g} s, the server's time limit")
+            return _error(504, late or f"request: stopped after {time_limit_s:g} s, the server's time limit")
         try:
-            return _JSON(job.answer.result())
+            answer = job.answer.result()
         except RequestError as error:
             return _error(400, str(error))
         except _Superseded:
             return _error(409, "request: superseded by a newer position request of the same page")
+        if delivered is not None:
+            delivered(answer)
+        return _JSON(answer)
 
     return endpoint
 
@@ -313,14 +368,17 @@ def create_app(
     host: str = "127.0.0.1",
     queue: int = QUEUE_BOUND,
     time_limit_s: float = TIME_LIMIT_S,
+    body_budget: int = BODY_BUDGET_BYTES,
 ) -> Starlette:
     """The application answering from ``service``; ``files`` are the deal
     files given on the command line (name and JSON object), offered by the
     page; ``host`` is the name it was asked to listen on, which requests
     may give as their ``Host``; at most ``queue`` requests wait for the
-    solver, each answered within ``time_limit_s`` seconds."""
+    solver, each answered within ``time_limit_s`` seconds; the bodies
+    being received hold at most ``body_budget`` bytes together."""
     listed = {"api": API_VERSION, "files": [{"name": name, "deal": deal} for name, deal in files]}
     solver = _SolverQueue(queue)
+    budget = _BodyBudget(body_budget)
 
     @asynccontextmanager
     async def running(app: Starlette) -> AsyncIterator[None]:
@@ -346,14 +404,14 @@ def create_app(
     async def random_deal(request: Request) -> Response:
         # Dealing takes a fraction of a millisecond and searches nothing.
         try:
-            return _JSON(service.random_deal(read_request(await _body(request))))
+            return _JSON(service.random_deal(read_request(await _body(request, budget))))
         except RequestError as error:
             return _error(400, str(error))
 
     async def notation(request: Request) -> Response:
         # Reading a line searches nothing either.
         try:
-            return _JSON(service.notation(read_request(await _body(request))))
+            return _JSON(service.notation(read_request(await _body(request, budget))))
         except RequestError as error:
             return _error(400, str(error))
 
@@ -364,28 +422,41 @@ def create_app(
             return _error(404, f"{path}: no such page (the API is under {PREFIX}/)")
         if error.status_code == 405:
             return _error(405, f"{path}: method {request.method} not allowed")
-        return _error(error.status_code, str(error.detail))
+        return _error(error.status_code, str(error.detail), error.headers)
 
     async def failure(request: Request, error: Exception) -> Response:
         return _error(500, f"internal error: {type(error).__name__}: {' '.join(str(error).split())}")
 
-    solved: dict[str, Work] = {
-        "position": lambda request, progress: service.position(request),
-        "review": service.review,
-        "exchange": service.exchange,
-        "game": service.game,
-    }
+    def game(request: Mapping[str, object], progress: Progress, address: str | None) -> dict[str, object]:
+        # The answer is the user's once given (delivered): it may come too late.
+        return service.game(request, progress, address, delivered=False)
+
+    late_game = (
+        f"request: game: no answer within {time_limit_s:g} s, the server's time limit; the move was taken all"
+        ' the same: ask for the game with {"game": ID} alone (a new game: start another)'
+    )
+    solved = functools.partial(_solver_endpoint, solver, time_limit_s=time_limit_s, budget=budget)
     routes = [
         Route("/", index),
         Route("/favicon.ico", no_icon),
         Route(PREFIX, about),
         Route(f"{PREFIX}/files", file_list),
-        *(
-            Route(
-                f"{PREFIX}/{name}", _solver_endpoint(solver, work, time_limit_s, name == "position"), methods=["POST"]
-            )
-            for name, work in solved.items()
+        Route(
+            f"{PREFIX}/position",
+            solved(lambda request, progress, address: service.position(request), superseded=True),
+            methods=["POST"],
         ),
+        Route(
+            f"{PREFIX}/review",
+            solved(lambda request, progress, address: service.review(request, progress)),
+            methods=["POST"],
+        ),
+        Route(
+            f"{PREFIX}/exchange",
+            solved(lambda request, progress, address: service.exchange(request, progress)),
+            methods=["POST"],
+        ),
+        Route(f"{PREFIX}/game", solved(game, late=late_game, delivered=service.game_delivered), methods=["POST"]),
         Route(f"{PREFIX}/random", random_deal, methods=["POST"]),
         Route(f"{PREFIX}/notation", notation, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
@@ -398,14 +469,18 @@ def create_app(
     )
 
 
-class _HeadTimeout(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a time limit on each request head:
-    uvicorn closes a connection idle after an answer, but neither one that
-    sends nothing before its first request nor one that sends part of a
-    request and then nothing (or a byte now and then); each would hold its
-    socket for good.  The limit is the config's ``timeout_keep_alive``."""
+class _TimeLimits(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with time limits on each request: its head
+    within the config's ``timeout_keep_alive`` of the connection opening
+    (or of its last answer), its body within :attr:`body_timeout_s` of its
+    head.  uvicorn closes a connection idle after an answer, but neither
+    one that sends nothing before its first request nor one that sends part
+    of a request's head or body and then nothing (or a byte now and then);
+    each would hold its socket for good, and a body its memory."""
 
+    body_timeout_s: float = BODY_TIMEOUT_S
     _head_timer: asyncio.TimerHandle | None = None
+    _body_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -413,12 +488,19 @@ class _HeadTimeout(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
+        self._stop_body()
         super().connection_lost(exc)
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self.conn.their_state is not h11.IDLE:
+        state = self.conn.their_state
+        if state is not h11.IDLE:
             self._stop_waiting()
+        if state is h11.SEND_BODY:
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.body_timeout_s, self._body_late)
+        else:
+            self._stop_body()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -433,6 +515,39 @@ class _HeadTimeout(H11Protocol):
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+
+    def _stop_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_late(self) -> None:
+        """The body did not arrive in time: 408, unless the application has
+        answered already, and the connection closed."""
+        self._body_timer = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_started:
+            # The application, waiting for the rest of the body, is told the
+            # client is gone, and its own answer goes nowhere.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            body = json.dumps(
+                {"api": API_VERSION, "error": f"request: the body did not arrive within {self.body_timeout_s:g} s"}
+            ).encode("ascii")
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode("ascii")),
+                (b"connection", b"close"),
+            ]
+            events = (
+                h11.Response(status_code=408, headers=headers, reason=b"Request Timeout"),
+                h11.Data(data=body),
+                h11.EndOfMessage(),
+            )
+            self.transport.write(b"".join(self.conn.send(event) or b"" for event in events))
+        self.transport.close()
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -456,11 +571,21 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def server(app: Starlette, head_timeout_s: int = HEAD_TIMEOUT_S) -> uvicorn.Server:
+def server(
+    app: Starlette, head_timeout_s: int = HEAD_TIMEOUT_S, body_timeout_s: float = BODY_TIMEOUT_S
+) -> uvicorn.Server:
     """The uvicorn server of ``app``: HTTP/1.1, a connection closed when it
-    sends no whole request head within ``head_timeout_s`` seconds."""
+    sends no whole request head within ``head_timeout_s`` seconds, or a
+    request's body within ``body_timeout_s`` of its head (answered 408)."""
+
+    # A class of this server's own: uvicorn makes each connection's protocol
+    # from the class and the config, which has no room for the body's limit.
+    class Protocol(_TimeLimits):
+        pass
+
+    Protocol.body_timeout_s = body_timeout_s
     config = uvicorn.Config(
-        app, http=_HeadTimeout, timeout_keep_alive=head_timeout_s, log_level="warning", access_log=False, lifespan="on"
+        app, http=Protocol, timeout_keep_alive=head_timeout_s, log_level="warning", access_log=False, lifespan="on"
     )
     return uvicorn.Server(config)
 
@@ -474,11 +599,14 @@ def serving(
     queue: int = QUEUE_BOUND,
     time_limit_s: float = TIME_LIMIT_S,
     head_timeout_s: int = HEAD_TIMEOUT_S,
+    body_timeout_s: float = BODY_TIMEOUT_S,
+    body_budget: int = BODY_BUDGET_BYTES,
 ) -> Iterator[str]:
     """The application running in a thread on a free port of ``host``, for
     tests and the benchmark; yields its URL and stops it on exit."""
     sock = listen(host, 0)
-    running = server(create_app(service, files, host, queue, time_limit_s), head_timeout_s)
+    app = create_app(service, files, host, queue, time_limit_s, body_budget)
+    running = server(app, head_timeout_s, body_timeout_s)
     thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -494,6 +622,8 @@ def serving(
 
 
 __all__ = [
+    "BODY_BUDGET_BYTES",
+    "BODY_TIMEOUT_S",
     "CLIENT_HEADER",
     "HEAD_TIMEOUT_S",
     "LOOPBACK",

@@ -7,35 +7,57 @@ default) the other.  Each answer says what the user may see and nothing
 more: his own decision with his knowledge (the seat view of
 :mod:`kosolve.play.game`), the calls, the announcements, the exposed talon
 and the cards played, how many cards the bot holds, and the bot's
-decisions without the one the table does not show (its lay-away).  At the
-end both hands are shown, the settlement, and the review of the user's
-play by what he knew and double dummy (:func:`~kosolve.review.judging.review`).
+decisions as his seat sees them (:meth:`~kosolve.play.game.Move.seen_by`:
+of its lay-away only the tarocks that go face up).  A game's id is drawn
+at random and its seed is shown only at the end, since the seed deals the
+bot's hand again.  At the end both hands are shown, the seed, the
+settlement, and the review of the user's play by what he knew and double
+dummy (:func:`~kosolve.review.judging.review`).
+
+The user chooses only on the decision of the last answer he got: a web
+server that gives up on an answer past its time limit (the bot still
+thinking, or the review) says so with ``delivered=False`` and
+:meth:`GameTable.delivered`, and the user asks for the game as it stands
+(:meth:`GameTable.resume`) instead of having his choice applied to a
+decision he never saw.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
+import secrets
+import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from kosolve.analysis.report import Analyser
 from kosolve.model.cards import card_name, hand_names
+from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, Seat, seat_name
 from kosolve.play.bots import BOTS, Bot, make_bot
-from kosolve.play.game import Game, Move, option_json
+from kosolve.play.game import Game, option_json
 from kosolve.review.judging import review
 from kosolve.tools.dealing import deal_as_dealt
 
 GAMES_KEPT: Final = 32
 """Games in progress a server keeps; the oldest goes first."""
+GAMES_PER_CLIENT: Final = 4
+"""Games in progress a server keeps for one client address; its oldest goes
+first, so that one client cannot push out the games of the others."""
 DEFAULT_BOT: Final = "pimc"
 REVIEW_SAMPLES: Final = 50
 """Worlds a card of the review at a game's end: a few seconds on one core."""
 MAX_SEED: Final = 2**63
 """Seeds of the games' deals are below this."""
+ID_BYTES: Final = 16
+"""Random bytes of a game's id: an id cannot be guessed."""
+NOTHING_PLAYED: Final = "both passed: nothing was played"
+CUT_SHORT: Final = "the review was cut short: it ran past the server's time limit"
+"""Why an end has no review when its answer was given up on: the review
+stops there, and the settlement is shown without it."""
 
 
 class GameRequestError(ValueError):
@@ -44,61 +66,129 @@ class GameRequestError(ValueError):
 
 @dataclass
 class _Table:
-    """One game in progress: the game, the user's seat, the bot and its spec."""
+    """One game in progress: the game, the user's seat, the bot and its
+    spec, the seed of the deal, the client's address (None: no client's
+    bound), how many decisions the game had at the last answer the user got
+    (-1: none yet), and its end once worked out."""
 
     game: Game
     seat: Seat
     bot: Bot
     spec: str
     seed: int
-
-
-def _move_json(move: Move, user: Seat) -> dict[str, object]:
-    """A decision taken, as the user may see it: the bot's lay-away hidden."""
-    data = move.to_json()
-    if move.seat != user and move.kind == "lay_away":
-        data["option"] = None
-    return data
+    client: str | None
+    shown: int = -1
+    end: dict[str, object] | None = None
 
 
 class GameTable:
-    """The games in progress of one server, by id."""
+    """The games in progress of one server, by id; their bots that search
+    share ``analyser`` (its tables and their memory bound), one search at a
+    time: the server's solver thread runs every game request."""
 
-    def __init__(self, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(self, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None) -> None:
         self.rules = rules
+        self.analyser = Analyser() if analyser is None else analyser
         self._games: OrderedDict[str, _Table] = OrderedDict()
-        self._ids = itertools.count(1)
+        # Held for the bookkeeping only, never for a search: delivered() is
+        # called from the web server's event loop while a search runs.
+        self._books = threading.Lock()
 
-    def new(self, seat: Seat, spec: str, seed: int | None) -> dict[str, object]:
-        """A new game, the user in ``seat`` against the bot ``spec``."""
+    def new(
+        self, seat: Seat, spec: str, seed: int | None, client: str | None = None, *, delivered: bool = True
+    ) -> dict[str, object]:
+        """A new game, the user in ``seat`` against the bot ``spec``, from
+        ``client`` (an address: at most :data:`GAMES_PER_CLIENT` games each;
+        None for none)."""
         if spec not in BOTS:
             raise GameRequestError(f"request: bot: {spec!r} is not one of {', '.join(BOTS)}")
-        seed = random.randrange(MAX_SEED) if seed is None else seed
-        game = Game(deal_as_dealt(random.Random(seed)), self.rules)
-        bot = make_bot(spec, self.rules)
-        bot.start(seed, 1 - seat)
-        key = f"g{next(self._ids)}"
-        self._games[key] = _Table(game, seat, bot, spec, seed)
-        while len(self._games) > GAMES_KEPT:
-            self._games.popitem(last=False)
-        return self._answer(key)
+        # Not the random module's generator: its state shows through the seeds it gave (/api/v1/random).
+        seed = secrets.randbelow(MAX_SEED) if seed is None else seed
+        bot = make_bot(spec, self.rules, self.analyser)
+        return self.open(seat, deal_as_dealt(random.Random(seed)), bot, spec, seed, client, delivered=delivered)
 
-    def choose(self, key: str, choice: int, progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
-        """The user's ``choice`` in game ``key``."""
-        table = self._games.get(key)
-        if table is None:
-            raise GameRequestError(f"request: game: no game {key!r} in progress (a new one starts it)")
+    def open(
+        self,
+        seat: Seat,
+        dealt: Dealt,
+        bot: Bot,
+        spec: str,
+        seed: int,
+        client: str | None = None,
+        *,
+        delivered: bool = True,
+    ) -> dict[str, object]:
+        """A new game of ``dealt``, the user in ``seat`` against ``bot``
+        (named ``spec`` in the answers; ``seed`` starts it and is shown at
+        the end): :meth:`new` with its own deal and bot."""
+        bot.start(seed, 1 - seat)
+        key = secrets.token_urlsafe(ID_BYTES)
+        table = _Table(Game(dealt, self.rules), seat, bot, spec, seed, client)
+        with self._books:
+            self._games[key] = table
+            if client is not None:
+                mine = [other for other, kept in self._games.items() if kept.client == client]
+                for other in mine[: max(0, len(mine) - GAMES_PER_CLIENT)]:
+                    del self._games[other]
+            while len(self._games) > GAMES_KEPT:
+                self._games.popitem(last=False)
+        return self._answer(key, table, None, delivered)
+
+    def choose(
+        self,
+        key: str,
+        choice: int,
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        delivered: bool = True,
+    ) -> dict[str, object]:
+        """The user's ``choice`` in game ``key``, on the decision of the last
+        answer he got; ``progress`` follows the review at the end."""
+        table = self._table(key)
         game = table.game
+        if table.shown != len(game.moves):
+            raise GameRequestError(
+                'request: game: it has moved on since the last answer you got: ask for it with {"game": ID} alone'
+            )
         if game.over or game.decision().seat != table.seat:
             raise GameRequestError("request: game: it is not your turn")
         options = game.decision().options
         if not 0 <= choice < len(options):
             raise GameRequestError(f"request: choice: {choice} is not one of the {len(options)} options")
         table.bot.observe(game.choose(choice))
-        return self._answer(key, progress)
+        return self._answer(key, table, progress, delivered)
 
-    def _answer(self, key: str, progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
-        table = self._games[key]
+    def resume(
+        self, key: str, progress: Callable[[int, int], None] | None = None, *, delivered: bool = True
+    ) -> dict[str, object]:
+        """Game ``key`` as it stands: the answer of a move that was given up
+        on (the bot's decisions finished first, the end with its review)."""
+        return self._answer(key, self._table(key), progress, delivered)
+
+    def delivered(self, answer: Mapping[str, object]) -> None:
+        """The user got ``answer`` (one of this table's): he may choose on
+        its decision; a game whose end he got is dropped."""
+        key, moves = answer["game"], answer["moves"]
+        assert isinstance(key, str) and isinstance(moves, list)
+        with self._books:
+            table = self._games.get(key)
+            if table is None:
+                return
+            if answer["end"] is not None:
+                del self._games[key]
+            else:
+                table.shown = len(moves)
+
+    def _table(self, key: str) -> _Table:
+        with self._books:
+            table = self._games.get(key)
+        if table is None:
+            raise GameRequestError(f"request: game: no game {key!r} in progress (a new one starts it)")
+        return table
+
+    def _answer(
+        self, key: str, table: _Table, progress: Callable[[int, int], None] | None, delivered: bool
+    ) -> dict[str, object]:
         game, user = table.game, table.seat
         decision = None
         while not game.over:
@@ -109,14 +199,13 @@ class GameTable:
             decision = None
         answer: dict[str, object] = {
             "game": key,
-            "seed": table.seed,
             "seat": seat_name(user),
             "bot": table.spec,
             "phase": game.phase,
             "calls": list(game.calls),
             "contract": game.contract,
             "declarer": None if game.declarer is None else seat_name(game.declarer),
-            "moves": [_move_json(move, user) for move in game.moves],
+            "moves": [move.seen_by(user) for move in game.moves],
             "tricks": _tricks(game),
             "bot_cards": _cards_left(game, 1 - user),
             "decision": None,
@@ -128,27 +217,44 @@ class GameTable:
                 "view": decision.knowledge.to_json(),
                 "legal": [option_json(decision.kind, option) for option in decision.options],
             }
-            return answer
-        answer["end"] = self._end(table, progress)
-        self._games.pop(key, None)
+        else:
+            answer["end"] = self._end(table, progress)
+        if delivered:
+            self.delivered(answer)
         return answer
 
     def _end(self, table: _Table, progress: Callable[[int, int], None] | None) -> dict[str, object]:
-        """The game's end: the deal shown, the settlement, the review of the
-        user's play (None when both passed)."""
+        """The game's end, worked out once: the seed, the deal shown, the
+        settlement, the review of the user's play (None when both passed,
+        or when it was cut short, ``review_why`` saying which)."""
+        if table.end is not None:
+            return table.end
         game = table.game
         settlement = game.settlement
         file = game.dealt_file
-        judged = None
-        if file is not None and file.play:
-            judged = review(file, samples=REVIEW_SAMPLES, seed=table.seed, jobs=1, rules=self.rules, progress=progress)
-        return {
+        played = file is not None and bool(file.play)
+        table.end = {
+            "seed": table.seed,
             "deal": dealt_to_json(DealtFile(game.dealt)),
             "hands": {name: hand_names(game.dealt.held(seat)) for seat, name in enumerate(SEAT_NAMES)},
             "totals": game.totals_json(),
             "items": None if settlement is None else [item.to_json() for item in settlement.items],
-            "review": None if judged is None else judged.to_json(),
+            "review": None,
+            # Kept as it is when the review does not finish: the settlement is shown all the same.
+            "review_why": CUT_SHORT if played else NOTHING_PLAYED,
         }
+        if file is not None and played:
+            judged = review(
+                file,
+                samples=REVIEW_SAMPLES,
+                seed=table.seed,
+                jobs=1,
+                rules=self.rules,
+                tt_mb=self.analyser.tt_mb,
+                progress=progress,
+            )
+            table.end = {**table.end, "review": judged.to_json(), "review_why": None}
+        return table.end
 
 
 def _tricks(game: Game) -> list[dict[str, object]]:
@@ -172,4 +278,4 @@ def _cards_left(game: Game, seat: Seat) -> int:
     return game.position.hands[seat].bit_count()
 
 
-__all__ = ["DEFAULT_BOT", "GAMES_KEPT", "GameRequestError", "GameTable"]
+__all__ = ["DEFAULT_BOT", "GAMES_KEPT", "GAMES_PER_CLIENT", "GameRequestError", "GameTable"]

@@ -700,9 +700,25 @@
       drawGame(await post("game", body));
     } catch (error) {
       showError(error.message);
+      if (body.choice !== undefined) await gameAsItStands(body.game, error);
     } finally {
       loading(false);
     }
+  }
+
+  // A move whose answer came past the server's time limit was taken all the
+  // same (and a choice after it is refused): the game as it stands is drawn,
+  // the error kept only when the game has not moved on.
+  async function gameAsItStands(game, error) {
+    let answer;
+    try {
+      answer = await post("game", { game });
+    } catch {
+      return; // the error shown stands
+    }
+    const moved = answer.moves.length !== state.game.moves.length;
+    drawGame(answer);
+    if (!moved) showError(error.message);
   }
 
   function startGame(event) {
@@ -766,6 +782,14 @@
     if (announced.length) lines.push(el("div", {}, `Announced: ${announced.map((m) => m.option).join(", ")}`));
     const taken = answer.moves.find((m) => m.decision === "take");
     if (taken) lines.push(el("div", {}, `Talon cards taken: ${taken.option.join(" ") || "none"}`));
+    const laid = answer.moves.find((m) => m.decision === "lay_away");
+    if (laid) {
+      // kosolve's lay-away shows only its tarocks, which go face up.
+      const shown = laid.face_up || laid.option;
+      const hidden = laid.face_up ? taken.option.length - shown.length : 0;
+      const parts = hidden ? [...shown, `${plural(hidden, "card")} face down`] : shown;
+      lines.push(el("div", { id: "game-laid" }, `Laid away: ${parts.join(" ") || "none"}`));
+    }
     for (const trick of answer.tricks) {
       if (trick.winner) {
         lines.push(el("div", { class: "trick-line" }, `trick ${trick.number}: ${trick.cards.join(" ")} — ${trick.winner} takes`));
@@ -791,6 +815,8 @@
           + ` ${p.unlucky} unlucky, ${p.lucky} lucky`),
         el("div", { class: "tricks" }, end.review.cards.filter((card) => card.seat === seat).map((card) =>
           el("div", { class: "step", "data-index": card.index }, `trick ${card.trick} ${card.card}`, verdictLine(card)))));
+    } else {
+      parts.push(el("div", { id: "game-no-review" }, `Your play is not judged: ${end.review_why}.`));
     }
     return parts;
   }
@@ -799,9 +825,10 @@
     openGame();
     state.game = answer;
     const other = answer.seat === "forehand" ? "dealer" : "forehand";
+    // The seed deals kosolve's hand again: the answers name it at the end only.
     const status = answer.decision
-      ? `Deal ${answer.seed}: your turn (${answer.decision.decision.replace("_", " ")})`
-      : `Deal ${answer.seed}: the game is over`;
+      ? `Your turn (${answer.decision.decision.replace("_", " ")})`
+      : `Deal ${answer.end.seed}: the game is over`;
     fill($("game-status"), status);
     fill($("game-other"), el("div", { class: "seat-head" }, el("strong", {}, `kosolve (${answer.bot}), the ${other}`),
       el("span", { "data-bot-cards": answer.bot_cards }, `${plural(answer.bot_cards, "card")}`)),
