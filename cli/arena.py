@@ -16,6 +16,7 @@ from kosolve.cli.running import progress_bar
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
 from kosolve.model.jsonfile import FileError
+from kosolve.model.quoting import source_name
 from kosolve.play.arena import Match, MatchSummary, dealer_deal, file_deals, make_player, run_match, summarise
 from kosolve.play.bots import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
@@ -23,13 +24,19 @@ from kosolve.play.protocol import DEFAULT_MOVE_TIME
 
 def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:
     """The match's deals: N from the realistic dealer, or the deals as dealt of a file."""
-    if given.isdigit():
+    # ASCII digits only: "²" is a digit to str.isdigit, not to int.
+    if given.isascii() and given.isdigit():
         count = int(given)
         return "dealer", [dealer_deal(seed, number) for number in range(1, count + 1)]
+    shown = source_name(given)
     try:
-        text = Path(given).read_text(encoding="utf-8")
+        data = Path(given).read_bytes()
     except OSError as error:
-        raise InputError(f"--deals: {given}: {error.strerror}") from None
+        raise InputError(f"--deals: {shown}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"--deals: {shown}: not UTF-8 text (byte {error.start}: {error.reason})") from None
     try:
         return given, file_deals(text, given, rules)
     except (FileError, ValueError) as error:
@@ -72,7 +79,7 @@ def render_summary(summary: MatchSummary) -> str:
     default=DEFAULT_MOVE_TIME,
     show_default=True,
     metavar="S",
-    help="Seconds a protocol bot (exec:) has for a decision; slower forfeits the game.",
+    help="Seconds a protocol bot (exec:) has for a decision, and to read each line written to it; slower forfeits.",
 )
 @click.option(
     "--review",

@@ -31,7 +31,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Final
 
@@ -40,10 +40,13 @@ from kosolve.analysis.postmortem import postmortem
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
 from kosolve.batch.cluster import DEFAULT_CHUNK, cluster
-from kosolve.batch.results import ResultsFile
+from kosolve.batch.results import ResultsError, ResultsFile
+from kosolve.batch.tasks import Key
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, Rules, Seat, seat_name
+from kosolve.model.jsonfile import parse_json
+from kosolve.model.quoting import source_name
 from kosolve.play.bots import Bot, make_bot
 from kosolve.play.game import Game
 from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot, Forfeit
@@ -56,6 +59,11 @@ FORFEIT_POINTS: Final = 24
 other): twice a Solo's game item, more than most games are worth."""
 SIDES: Final = ("a", "b")
 ARENA_KIND: Final = "arena"
+BOT_SEEDS: Final = 2
+"""How the bots' seeds are made, as a results file's header records it: 2,
+a digest apart from the deal's seed (kosolve 0.1's 1 gave the deal's own
+seed, from which a bot could deal the whole deal); a file of another way
+is refused on resume, its games being of other seeds."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +84,7 @@ class Match:
 
     def to_json(self) -> dict[str, object]:
         """The match as its results file's header records it."""
-        return {"kind": ARENA_KIND, **asdict(self)}
+        return {"kind": ARENA_KIND, "bot_seeds": BOT_SEEDS, **asdict(self)}
 
     def spec(self, side: str) -> str:
         return self.a if side == "a" else self.b
@@ -95,21 +103,38 @@ def dealer_deal(seed: int, number: int) -> Dealt:
     return deal_as_dealt(random.Random(seed * 1_000_003 + number))
 
 
+def bot_seed(seed: int, number: int) -> int:
+    """The seed both games of deal ``number`` give the bots: a digest of the
+    match's seed and the number, so that it tells nothing of the deal that
+    :func:`dealer_deal` makes from the same two (a bot that knew the
+    dealer's seed could deal the other's hand and the talon)."""
+    digest = hashlib.sha256(f"kosolve arena bots {seed} {number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 _PLAYERS: dict[str, dict[str, Bot]] = {}
 """This process's bots, by the match they play: a protocol bot is started
 once a match and a worker, not once a game."""
 
 
-def _players(match: Match) -> dict[str, Bot]:
+def _players(match: Match, cache: dict[str, dict[str, Bot]] = _PLAYERS) -> dict[str, Bot]:
+    """The bots of ``match`` in ``cache`` (this process's by default), made
+    on first use; the bots of another match there are closed."""
     key = json.dumps(match.to_json(), sort_keys=True)
-    players = _PLAYERS.get(key)
+    players = cache.get(key)
     if players is None:
-        for old in _PLAYERS.values():
-            for bot in old.values():
-                bot.close()
-        _PLAYERS.clear()
-        players = _PLAYERS[key] = {side: make_player(match.spec(side), match.rules, match.move_time) for side in SIDES}
+        close_players(cache)
+        players = cache[key] = {side: make_player(match.spec(side), match.rules, match.move_time) for side in SIDES}
     return players
+
+
+def close_players(cache: dict[str, dict[str, Bot]] = _PLAYERS) -> None:
+    """Close the bots in ``cache`` (this process's by default): a protocol
+    bot's process stops, with everything it started."""
+    for players in cache.values():
+        for bot in players.values():
+            bot.close()
+    cache.clear()
 
 
 def play_game(
@@ -131,7 +156,9 @@ def play_game(
             if not 0 <= choice < len(decision.options):
                 raise Forfeit(f"choice {choice} of {len(decision.options)} options")
             move = game.choose(choice)
-            bots[1 - seat].observe(move)
+            # A notice the other does not take in is the other's forfeit.
+            seat = 1 - seat
+            bots[seat].observe(move)
     except Forfeit as error:
         forfeit = {"seat": seat_name(seat), "bot": names[seat], "reason": error.reason}
     except Exception as error:  # a bot's own bug forfeits its game; the match goes on
@@ -176,10 +203,18 @@ def _knew_cards(game: Game, samples: int, seed: int, rules: Rules) -> dict[str, 
     return {seat_name(p.seat): [p.count("best") + p.count("unlucky"), p.judged] for p in found.players}
 
 
-def play_deal(match: Match, dealt: Dealt, number: int, analyser: Analyser | None = None) -> dict[str, object]:
-    """The record of deal ``number``: both games and each bot's points."""
+def play_deal(
+    match: Match,
+    dealt: Dealt,
+    number: int,
+    analyser: Analyser | None = None,
+    players: dict[str, Bot] | None = None,
+) -> dict[str, object]:
+    """The record of deal ``number``: both games and each bot's points,
+    played by ``players`` (by side; this process's bots of the match by
+    default)."""
     analyser = analyser or Analyser()
-    players = _players(match)
+    players = players or _players(match)
     games = []
     points = {side: 0 for side in SIDES}
     for order in (SIDES, SIDES[::-1]):
@@ -187,7 +222,7 @@ def play_deal(match: Match, dealt: Dealt, number: int, analyser: Analyser | None
         names = (match.spec(order[0]), match.spec(order[1]))
         # Both games of a deal give the bots the same seed: a deterministic
         # bot against itself plays the same game twice and nets 0.
-        seed = match.seed * 1_000_003 + number
+        seed = bot_seed(match.seed, number)
         game, forfeit = play_game(dealt, bots, names, seed, match.rules)
         seat_points = _points(game, forfeit)
         for seat, side in enumerate(order):
@@ -205,17 +240,26 @@ def play_deal(match: Match, dealt: Dealt, number: int, analyser: Analyser | None
     return {"deal": dealt_to_json(DealtFile(dealt)), "games": games, "points": points}
 
 
-def _record(analyser: Analyser, item: tuple[Match, Dealt, int]) -> dict[str, object]:
+def _record(
+    analyser: Analyser, item: tuple[Match, Dealt, int], players: dict[str, Bot] | None = None
+) -> dict[str, object]:
     """The results file's line for one deal: its number, its digest, its record."""
     match, dealt, number = item
-    return {"line": number, "sha256": deal_digest(dealt), "report": play_deal(match, dealt, number, analyser)}
+    record = play_deal(match, dealt, number, analyser, players)
+    return {"line": number, "sha256": deal_digest(dealt), "report": record}
 
 
 def play_chunk(items: list[tuple[Match, Dealt, int]], tt_mb: float) -> list[dict[str, object]]:
     """The lines of a chunk of deals, with this process's one analyser:
-    what a Dask worker runs."""
+    what a Dask worker runs.  The chunk's bots are its own, closed at its
+    end: a worker runs chunks in several threads at once, and outlives the
+    match."""
     analyser = worker_analyser(tt_mb)
-    return [_record(analyser, item) for item in items]
+    cache: dict[str, dict[str, Bot]] = {}
+    try:
+        return [_record(analyser, item, _players(item[0], cache)) for item in items]
+    finally:
+        close_players(cache)
 
 
 def deal_digest(dealt: Dealt) -> str:
@@ -229,8 +273,23 @@ def file_deals(text: str, source: str, rules: Rules = DEFAULT_RULES) -> list[Dea
     deals = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
-            deals.append(parse_dealt_file(json.loads(line), f"{source}: line {number}", rules=rules).dealt)
+            where = f"{source}: line {number}"
+            deals.append(parse_dealt_file(parse_json(line.encode(), where), where, rules=rules).dealt)
     return deals
+
+
+def _check_played(done: Mapping[Key, str | None], deals: Sequence[Dealt], match: Match, results: str) -> None:
+    """Refuse to resume ``results`` when a deal it finished (by the digest
+    its record keeps) is not the deal given now under its number: the file
+    would mix two sets of deals."""
+    for number in sorted(key for key in done if isinstance(key, int) and key <= len(deals)):
+        digest = done[number]
+        if digest is not None and deal_digest(deals[number - 1]) != digest:
+            given = "the realistic dealer" if match.source == "dealer" else source_name(match.source)
+            raise ResultsError(
+                f"{source_name(results)}: the results of other deals (deal {number} of {given} is not"
+                " the deal played there): give another -o"
+            )
 
 
 def run_match(
@@ -249,20 +308,24 @@ def run_match(
     (``chunk`` deals a task), writing each line as it finishes; the lines
     written now."""
     written = []
-    with ResultsFile(results, "line", match) as file:
+    with ResultsFile(results, "line", match) as file, contextlib.ExitStack() as stack:
+        _check_played(file.done, deals, match, results)
         todo = [(match, dealt, number) for number, dealt in enumerate(deals, start=1) if number not in file.done]
-        with contextlib.ExitStack() as stack:
-            if dask is None:
-                pool = stack.enter_context(WorkerPool(jobs, tt_mb, items=len(todo)))
-                lines: Iterator[dict[str, object]] = (line for _, line in pool.imap_unordered(_record, todo))
-            else:
-                answers = stack.enter_context(cluster(dask, tt_mb, chunk, task=play_chunk))
-                lines = answers(todo, len(todo))
-            for done, line in enumerate(lines, start=1):
-                file.write(line)
-                written.append(line)
-                if progress is not None:
-                    progress(done, len(todo))
+        # With one job the bots play in this process: they stop at the end,
+        # interrupted or not.  A worker's stop with it, however it ends
+        # (their keeper: kosolve.play.protocol).
+        stack.callback(close_players)
+        if dask is None:
+            pool = stack.enter_context(WorkerPool(jobs, tt_mb, items=len(todo)))
+            lines: Iterator[dict[str, object]] = (line for _, line in pool.imap_unordered(_record, todo))
+        else:
+            answers = stack.enter_context(cluster(dask, tt_mb, chunk, task=play_chunk))
+            lines = answers(todo, len(todo))
+        for done, line in enumerate(lines, start=1):
+            file.write(line)
+            written.append(line)
+            if progress is not None:
+                progress(done, len(todo))
     return written
 
 
@@ -365,6 +428,7 @@ __all__ = [
     "BotSummary",
     "Match",
     "MatchSummary",
+    "close_players",
     "dealer_deal",
     "file_deals",
     "make_player",
