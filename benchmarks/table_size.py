@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from kosolve.engine._search import Solver
+from kosolve.engine import Solver
 from kosolve.tools.dealing import deal_games
 
 

@@ -22,7 +22,7 @@ from kosolve.batch.cluster import DEFAULT_CHUNK, ClusterError, cluster
 from kosolve.batch.results import ResultsError, WriteError, read_results
 from kosolve.batch.runner import Answerer, Batch, BatchRun, Record, local
 from kosolve.batch.source import DealSource, SourceError
-from kosolve.batch.summary import render_summary, summarise
+from kosolve.batch.summary import Summary, summarise
 from kosolve.batch.tasks import Question
 from kosolve.cli.errors import InputError
 from kosolve.cli.loading import STDIN, STDIN_NAME
@@ -222,6 +222,68 @@ def _spooled(deals: str) -> Iterator[str]:
         shutil.copyfileobj(sys.stdin.buffer, spool)
         spool.flush()
         yield spool.name
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f} %"
+
+
+def render_summary(summary: Summary) -> str:
+    """The summary as the text ``kosolve batch`` prints.  It is here, not
+    in :mod:`kosolve.render`: the renderers stand beside the batch and may
+    not import it (docs/architecture.md).
+
+    >>> records = [{"line": 1, "report": {"declarer": "forehand", "value": {"thirds": 120, "points": 40},
+    ...             "result": "won", "stats": {"ms": 20.0},
+    ...             "feasible": {"forehand": {"valat": False, "win": True}, "dealer": {"valat": False}}}},
+    ...            {"line": 2, "report": {"declarer": "dealer", "value": {"thirds": 90, "points": 30},
+    ...             "result": "lost", "stats": {"ms": 30.0},
+    ...             "feasible": {"forehand": {"valat": True}, "dealer": {"valat": False, "win": False}}}},
+    ...            {"line": 3, "error": "line 3: broken JSON"}]
+    >>> print(render_summary(summarise(records)))  # doctest: +NORMALIZE_WHITESPACE
+    deals            3 (2 answered, 1 failed)
+    declarer         won 50.0 %, lost 50.0 % (of 2 with piles)
+    points           mean 35.00, spread 5.00 (standard deviation), 30 to 40
+    makeable         declarer: valat 0.0 %, win 50.0 %
+                     defender: valat 50.0 %
+    solver time      0.05 s (the value searches)
+    """
+    rows = [("deals", f"{summary.deals} ({summary.answered} answered, {summary.failed} failed)")]
+    if summary.won is not None:
+        rows.append(
+            (
+                "declarer",
+                f"won {_percent(summary.won)}, lost {_percent(1 - summary.won)} (of {summary.results} with piles)",
+            )
+        )
+    if summary.points_mean is not None and summary.points_range is not None:
+        low, high = summary.points_range
+        rows.append(
+            (
+                "points",
+                f"mean {summary.points_mean:.2f}, spread {summary.points_spread:.2f} (standard deviation),"
+                f" {low} to {high}",
+            )
+        )
+    for index, (role, goals) in enumerate(summary.makeable.items()):
+        shares = ", ".join(f"{goal} {_percent(share)}" for goal, share in goals.items())
+        rows.append(("makeable" if index == 0 else "", f"{role}: {shares}"))
+    if summary.par_mean is not None:
+        rows.append(("par", f"mean {summary.par_mean:+.2f} game points for the forehand"))
+    if summary.knew_accuracy is not None and summary.dd_accuracy is not None:
+        rows.append(
+            (
+                "review",
+                f"{summary.reviews} hands; cards best by what the player knew {_percent(summary.knew_accuracy)},"
+                f" double dummy {_percent(summary.dd_accuracy)}",
+            )
+        )
+    if summary.solver_seconds:
+        rows.append(("solver time", f"{summary.solver_seconds:.2f} s (the value searches)"))
+    if summary.run is not None:
+        run = summary.run
+        rows.append(("this run", f"{run.done} deals in {run.seconds:.1f} s, {run.rate:.2f} deals/s"))
+    return "\n".join(f"{name:<16} {text}".rstrip() if name else f"{'':<16} {text}" for name, text in rows)
 
 
 def _finish(results: str, run: BatchRun | None, as_json: bool) -> None:

@@ -31,7 +31,7 @@ import click
 from kosolve.analysis.pool import default_jobs
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
 from kosolve.cli.errors import switch_of
-from kosolve.engine._search import MAX_SEARCH_THREADS
+from kosolve.engine import MAX_SEARCH_THREADS
 from kosolve.model.game import DEFAULT_RULES, Rules
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 

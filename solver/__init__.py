@@ -17,8 +17,9 @@ is first used (so ``import kosolve`` itself costs nothing)::
     <SeatView: the forehand's view, zweiblatt by the forehand, 7 cards played>
 
 The layers below (:mod:`kosolve.model`, :mod:`kosolve.engine`,
-:mod:`kosolve.analysis`, :mod:`kosolve.sampling`, :mod:`kosolve.render`,
-:mod:`kosolve.tools`, :mod:`kosolve.batch`, :mod:`kosolve.web`) are in
+:mod:`kosolve.analysis`, :mod:`kosolve.sampling`, :mod:`kosolve.review`,
+:mod:`kosolve.render`, :mod:`kosolve.tools`, :mod:`kosolve.batch`,
+:mod:`kosolve.play`, :mod:`kosolve.env`, :mod:`kosolve.web`) are in
 docs/architecture.md.
 """
 

@@ -16,7 +16,7 @@ from typing import Final
 
 from kosolve.analysis.goals import DECLARER_GOALS, TRICK_GOALS, Goal, goal_thirds
 from kosolve.analysis.solving import new_solver
-from kosolve.engine._search import BIRD, Solver
+from kosolve.engine import BIRD, Solver
 from kosolve.model.announcements import Bird
 from kosolve.model.cards import (
     CARD_VALUES,
@@ -38,7 +38,6 @@ from kosolve.model.game import (
     CONTRACTS,
     DEFAULT_RULES,
     FOREHAND,
-    GAME_VALUES,
     SEATS,
     TALON_SIZE,
     Rules,
@@ -46,9 +45,7 @@ from kosolve.model.game import (
     seat_name,
 )
 from kosolve.model.reprs import readable_repr
-
-VALAT_FACTOR: Final = 4
-"""A silent Valat is worth G × 4 instead of the game item (docs/rules.md §6.1)."""
+from kosolve.model.scoring import game_item
 
 MAKEABLE_GOALS: Final = (*TRICK_GOALS, *DECLARER_GOALS)
 """The announcements asked about per contract: each bird and the Valat,
@@ -61,19 +58,6 @@ ROWS: Final = len(SEATS) * sum(len(talon_choices(contract, tuple(range(TALON_SIZ
 
 class ExchangeTableError(ValueError):
     """A question the exchange table has no answer to."""
-
-
-def game_item(contract: str, won: bool, valat: bool) -> int:
-    """The game item from the declarer's side: +G won, −G lost, G × 4 with a
-    Valat he can force (docs/rules.md §6.1).
-
-    >>> game_item("zweiblatt", True, False), game_item("solo", False, False), game_item("dreiblatt", True, True)
-    (6, -12, 12)
-    """
-    game = GAME_VALUES[contract]
-    if valat:
-        return VALAT_FACTOR * game
-    return game if won else -game
 
 
 def takes_every_trick(future: int, hands: tuple[Hand, Hand]) -> bool:
@@ -140,7 +124,7 @@ class ExchangeRow:
 
     @property
     def game_points(self) -> int:
-        """The game item from the declarer's side (:func:`game_item`)."""
+        """The game item from the declarer's side (:func:`~kosolve.model.scoring.game_item`)."""
         return game_item(self.contract, self.won, self.valat)
 
     def to_json(self) -> dict[str, object]:
@@ -493,7 +477,6 @@ def exchange_table(
 __all__ = [
     "MAKEABLE_GOALS",
     "ROWS",
-    "VALAT_FACTOR",
     "ExchangeRow",
     "ExchangeStats",
     "ExchangeTable",

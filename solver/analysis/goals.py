@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve.analysis.solving import new_solver
-from kosolve.engine._search import BIRD, VALAT, Solver
+from kosolve.engine import BIRD, VALAT, Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS, Bird
 from kosolve.model.cards import KINGS, TRULL, Card, Hand, card_name
 from kosolve.model.game import (

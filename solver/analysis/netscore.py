@@ -26,9 +26,9 @@ import itertools
 import time
 from dataclasses import dataclass, replace
 
-from kosolve.analysis.scoring import Outcome, ScoringError, scorer, settle
+from kosolve.analysis.scoring import Outcome, scorer, settle
 from kosolve.analysis.solving import solve
-from kosolve.engine._score import (
+from kosolve.engine import (
     BIRD_BEATEN,
     BIRD_BITS,
     BIRD_OPEN,
@@ -38,14 +38,15 @@ from kosolve.engine._score import (
     VALAT_DECLARER,
     VALAT_DEFENDER,
     ScoreSolver,
+    Solver,
     leaf_index,
 )
-from kosolve.engine._search import Solver
 from kosolve.model.announcements import ABSOLUT_THIRDS, BIRDS, PANZER_THIRDS
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, SEATS, Position, Rules, Seat
 from kosolve.model.reprs import readable_repr
+from kosolve.model.scoring import ScoringError
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _history(deal: Deal, position: Position) -> _History:
 
 def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
     """The declarer's net game points for every way the hand can finish, as
-    the score search lays them out (:func:`kosolve.engine._score.leaf_index`)."""
+    the score search lays them out (:func:`kosolve.engine.leaf_index`)."""
     win = rules.win_thirds
     thirds_of_step = (win - 1, win, ABSOLUT_THIRDS, PANZER_THIRDS)
     leaf = [0] * LEAVES

@@ -1,6 +1,6 @@
 """The par: what both players bid when each knows all the cards and wants the
 most game points, under the seed's auction (docs/rules.md §3.4, the model
-in docs/par.md).
+in docs/par.md, its rules in :mod:`kosolve.model.auction`).
 
 The input is the value of every contract to every possible declarer, from
 his side: the game points he scores playing it with his best exchange.  The
@@ -12,6 +12,7 @@ In the seed's example the forehand bids Dreiblatt, the dealer outbids him
 with Zweiblatt and the forehand holds it: his Dreiblatt would score 9, but
 the dealer's Zweiblatt would cost him 6, and holding it scores him 6.
 
+>>> from kosolve.model.game import DEALER
 >>> values = {(FOREHAND, "dreiblatt"): 9, (FOREHAND, "zweiblatt"): 6,
 ...           (FOREHAND, "einblatt"): -9, (FOREHAND, "solo"): -12,
 ...           (DEALER, "dreiblatt"): -3, (DEALER, "zweiblatt"): 6,
@@ -34,13 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeAlias
 
-from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, SEATS, Seat, seat_name
+from kosolve.model.auction import OPENING, AuctionState, Outcome, after_call, auction_calls
+from kosolve.model.game import CONTRACTS, FOREHAND, SEATS, Seat, seat_name
 from kosolve.model.quoting import quote
-
-PASS: Final = "pass"
-HOLD: Final = "hold"
 
 
 class ParError(ValueError):
@@ -74,50 +72,6 @@ class Par:
         }
 
 
-class AuctionState(NamedTuple):
-    """A point of the auction where ``turn`` is to call.  ``standing`` is
-    the index of the contract standing, bid or held by the other player, or
-    None before any bid; ``forehand_passed`` marks the dealer's first call
-    after the forehand opened with a pass."""
-
-    turn: Seat
-    standing: int | None
-    forehand_passed: bool
-
-
-Outcome: TypeAlias = tuple[Seat, int] | None
-"""How an auction ends: the declarer and the contract's index, or None when
-both passed."""
-
-OPENING: Final = AuctionState(FOREHAND, None, False)
-"""The auction's first state: the forehand to call, nothing standing."""
-
-
-def auction_calls(state: AuctionState) -> list[str]:
-    """The legal calls, in the order of the tie rule: pass, hold, then the
-    bids from the lowest up."""
-    lowest = 0 if state.standing is None else state.standing + 1
-    holds = [HOLD] if state.turn == FOREHAND and state.standing is not None else []
-    return [PASS, *holds, *CONTRACTS[lowest:]]
-
-
-def after_call(state: AuctionState, call: str) -> AuctionState | Outcome:
-    """The state after a legal call, or the outcome when it ends the
-    auction."""
-    other = DEALER if state.turn == FOREHAND else FOREHAND
-    if call == PASS:
-        if state.standing is not None:
-            return (other, state.standing)
-        return AuctionState(DEALER, None, True) if state.turn == FOREHAND else None
-    contract = state.standing if call == HOLD else CONTRACTS.index(call)
-    assert contract is not None
-    if state.forehand_passed:
-        # A pass is final: the forehand who opened with one cannot answer
-        # the dealer's bid, so it is played.
-        return (DEALER, contract)
-    return AuctionState(other, contract, False)
-
-
 def _checked(values: Mapping[tuple[Seat, str], int]) -> dict[tuple[Seat, int], int]:
     """The table keyed by seat and contract index, every entry present and
     none unknown."""
@@ -142,6 +96,7 @@ def par(values: Mapping[tuple[Seat, str], int], state: AuctionState = OPENING) -
 
     When no contract gains anything, both pass:
 
+    >>> from kosolve.model.game import DEALER
     >>> zero = {(seat, contract): 0 for seat in SEATS for contract in CONTRACTS}
     >>> par(zero)
     Par(declarer=None, contract=None, game_points=0, forehand_score=0, calls=('pass', 'pass'))
@@ -207,6 +162,7 @@ def bid_cost(values: Mapping[tuple[Seat, str], int], best: Par, declarer: Seat, 
     ``par(values)``, passed in so that a table of costs solves the auction
     once.
 
+    >>> from kosolve.model.game import DEALER
     >>> zero = {(seat, contract): 0 for seat in SEATS for contract in CONTRACTS}
     >>> table = {**zero, (FOREHAND, "solo"): 12, (DEALER, "solo"): -24}
     >>> [bid_cost(table, par(table), FOREHAND, contract) for contract in CONTRACTS]

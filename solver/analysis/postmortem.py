@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from kosolve.analysis.goals import Goal, solve_goal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import new_solver, search_args
-from kosolve.engine._score import ScoreSolver
-from kosolve.engine._search import Solver
+from kosolve.engine import ScoreSolver, Solver
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name

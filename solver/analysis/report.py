@@ -26,7 +26,6 @@ from kosolve.analysis.exchange import (
     ExchangeTable,
     declarer_rows,
     exchange_table,
-    game_item,
     value_exchange,
 )
 from kosolve.analysis.goals import FeasibilityTable, Goal, LineBonus, feasibility, line_bonuses, parse_goal
@@ -35,15 +34,15 @@ from kosolve.analysis.par import Par, bid_cost, par
 from kosolve.analysis.postmortem import PostMortem, postmortem
 from kosolve.analysis.scoring import Settlement, held_bonuses, settle
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, Solution, TableBudget, solve
-from kosolve.engine._score import ScoreSolver
-from kosolve.engine._search import Solver
+from kosolve.engine import ScoreSolver, Solver
 from kosolve.model.announcements import AnnouncementError, check_announcements
 from kosolve.model.cards import card_name, hand_names, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
 from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json
 from kosolve.model.game import DEALER, DEFAULT_RULES, FOREHAND, SEATS, OptionError, Position, Rules, Seat, seat_name
-from kosolve.model.svg import hands_svg
+from kosolve.model.scoring import game_item
+from kosolve.model.svg import hands_svg, moves_html
 
 FORMAT_VERSION: Final = 2
 """The version of the JSON object :meth:`Report.to_json` writes
@@ -158,17 +157,13 @@ class Report:
 
     def _repr_html_(self) -> str:
         """The picture and, under it, a table of every legal card's value
-        and cost, for a notebook."""
+        and cost, for a notebook.  Notebooks ask the report itself, and the
+        renderers sit above it (docs/architecture.md), so the values are
+        worked out here and laid out by :func:`~kosolve.model.svg.moves_html`."""
         sign = 1 if self.position.is_over() or self.position.turn == self.deal.declarer else -1
         best = max((sign * m.thirds for m in self.solution.moves), default=0)
         cells = [(card_name(m.card), points_of(m.thirds), (best - sign * m.thirds) / 3) for m in self.solution.moves]
-        rows = "".join(f"<tr><td>{card}</td><td>{value}</td><td>{cost:.2f}</td></tr>" for card, value, cost in cells)
-        table = (
-            "<table><tr><th>card</th><th>declarer's points after it</th><th>cost (points)</th></tr>" + rows + "</table>"
-            if rows
-            else ""
-        )
-        return f"<div>{self._repr_svg_()}{table}</div>"
+        return moves_html(self._repr_svg_(), cells)
 
     def _repr_svg_(self) -> str:
         """The position by suit, each legal card of the player to move

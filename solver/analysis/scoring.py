@@ -1,11 +1,10 @@
-"""The scoring table and the settling of a played hand into game points
+"""The settling of a played hand into game points by the scoring table
 (docs/rules.md §5–§6).
 
-The table is data (:class:`ScoringTable`, :data:`DEFAULT_TABLE`) and so are
-the rule options (:class:`Rules`); :func:`settle` reads both.
-
->>> DEFAULT_TABLE.row("pagat").announced("zweiblatt", "before"), DEFAULT_TABLE.row("panzer").announced("solo", None)
-(16, 28)
+The table is data (:class:`~kosolve.model.scoring.ScoringTable`,
+:data:`~kosolve.model.scoring.DEFAULT_TABLE`, in the model with the other
+rules) and so are the rule options (:class:`Rules`); :func:`settle` reads
+both.
 
 Which cards count as *held* (Trull, Four Kings, Four Birds): docs/rules.md §5
 counts a player's 16 cards at trick 1 plus his own discards, but a deal
@@ -28,12 +27,11 @@ from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
     BIRD_NAMES,
     BIRDS,
-    DECLARER_ANNOUNCEMENTS,
     PANZER_THIRDS,
     Announcement,
     check_announcements,
 )
-from kosolve.model.cards import BIRD_CARDS, KINGS, TRULL, Hand, points_of
+from kosolve.model.cards import KINGS, TRULL, Hand, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import (
     CONTRACTS,
@@ -45,112 +43,9 @@ from kosolve.model.game import (
     Seat,
     seat_name,
 )
+from kosolve.model.scoring import BONUSES, DEFAULT_TABLE, HELD, ScoringError, ScoringTable
 
-BONUSES: Final = BIRD_NAMES + DECLARER_ANNOUNCEMENTS
-"""The rows of the scoring table with a value per contract."""
-HELD: Final[dict[str, Hand]] = {"trull": TRULL, "four_kings": KINGS, "four_birds": BIRD_CARDS}
-"""The held bonuses and the cards each needs."""
 NEVER_LAID_AWAY: Final[Hand] = KINGS | TRULL
-
-
-class ScoringError(ValueError):
-    """A deal that cannot be settled (not a whole game played out), or a
-    scoring table that is not whole."""
-
-
-@dataclass(frozen=True)
-class BonusRow:
-    """One row of the scoring table: the silent value (None for "–": the
-    bonus scores only when announced) and the announced values per contract,
-    ``(after, before)`` for the three talon contracts and one for Solo."""
-
-    name: str
-    title: str
-    silent: int | None
-    dreiblatt: tuple[int, int]
-    zweiblatt: tuple[int, int]
-    einblatt: tuple[int, int]
-    solo: int
-
-    def announced(self, contract: str, when: str | None) -> int:
-        """The value of the bonus announced in ``contract`` at ``when``
-        (None for a Solo).
-
-        >>> DEFAULT_TABLE.row("uhu").announced("einblatt", "after")
-        12
-        """
-        if contract == "solo":
-            return self.solo
-        after, before = {"dreiblatt": self.dreiblatt, "zweiblatt": self.zweiblatt, "einblatt": self.einblatt}[contract]
-        return before if when == "before" else after
-
-
-@dataclass(frozen=True)
-class ScoringTable:
-    """The scoring table of docs/rules.md §6 as data: a :class:`BonusRow` per
-    bonus, the held bonuses, and the Valat as multiples of the game value G
-    (:data:`kosolve.model.game.GAME_VALUES`)."""
-
-    rows: tuple[BonusRow, ...]
-    trull: int = 1
-    four_kings: int = 1
-    four_birds: int = 3
-    valat_silent: int = 4
-    """A silent Valat is worth G times this."""
-    valat_announced: int = 8
-    """An announced Valat is worth G times this, made or failed."""
-
-    def __post_init__(self) -> None:
-        names = sorted(row.name for row in self.rows)
-        if names != sorted(BONUSES):
-            raise ScoringError(f"a scoring table needs one row for each of {', '.join(BONUSES)}")
-
-    def row(self, name: str) -> BonusRow:
-        """The row of the bonus ``name`` (one of :data:`BONUSES`)."""
-        for row in self.rows:
-            if row.name == name:
-                return row
-        raise KeyError(name)
-
-    def held(self, name: str) -> int:
-        """The value of a held bonus: trull, four_kings or four_birds."""
-        return {"trull": self.trull, "four_kings": self.four_kings, "four_birds": self.four_birds}[name]
-
-    def markdown(self) -> str:
-        """The table as printed in docs/rules.md §6.
-
-        >>> print(DEFAULT_TABLE.markdown().splitlines()[2])
-        | Pagat ultimo | 3 | 6 / 12 | 8 / 16 | 10 / 20 | 24 |
-        """
-        lines = [
-            "| bonus | silent | Dreiblatt after/before | Zweiblatt after/before | Einblatt after/before | Solo |",
-            "|---|---|---|---|---|---|",
-        ]
-        for row in self.rows:
-            silent = "–" if row.silent is None else str(row.silent)
-            pairs = [f"{after} / {before}" for after, before in (row.dreiblatt, row.zweiblatt, row.einblatt)]
-            lines.append(f"| {row.title} | {silent} | {' | '.join(pairs)} | {row.solo} |")
-        lines.append(f"| Valat | G × {self.valat_silent} | G × {self.valat_announced} announced (any time) | | | |")
-        for title, value in (("Trull", self.trull), ("Four Kings", self.four_kings), ("Four Birds", self.four_birds)):
-            lines.append(f"| {title} held | {value} | | | | |")
-        return "\n".join(lines)
-
-
-DEFAULT_TABLE: Final = ScoringTable(
-    rows=(
-        #        name             title            silent Dreiblatt Zweiblatt Einblatt  Solo
-        BonusRow("pagat", "Pagat ultimo", 3, (6, 12), (8, 16), (10, 20), 24),
-        BonusRow("uhu", "Uhu", 3, (7, 14), (10, 20), (12, 24), 28),
-        BonusRow("pelikan", "Pelikan", 3, (8, 16), (12, 24), (14, 28), 32),
-        BonusRow("quapil", "Quapil", 3, (9, 18), (14, 28), (16, 32), 36),
-        BonusRow("absolut", "Absolut", None, (1, 2), (2, 4), (3, 6), 9),
-        BonusRow("panzer", "Panzer", None, (3, 6), (6, 12), (12, 24), 28),
-        BonusRow("without_trull", "Without Trull", None, (1, 2), (2, 4), (3, 6), 9),
-        BonusRow("without_kings", "Without kings", None, (1, 2), (2, 4), (3, 6), 9),
-    )
-)
-"""The scoring table of docs/rules.md §6, pattern-breaking cells included (Solo
-9 for Absolut; Panzer Einblatt 12 / 24)."""
 
 
 @dataclass(frozen=True)
@@ -223,7 +118,7 @@ def outcome_of(deal: Deal) -> Outcome:
     >>> outcome_of(Deal("solo", 0, (parse_hand(["HK"]), parse_hand(["HQ"]))))
     Traceback (most recent call last):
     ...
-    kosolve.analysis.scoring.ScoringError: settling needs a whole game: 16 cards each at trick 1, and the piles
+    kosolve.model.scoring.ScoringError: settling needs a whole game: 16 cards each at trick 1, and the piles
     """
     if deal.first_trick != 1 or deal.piles is None:
         raise ScoringError("settling needs a whole game: 16 cards each at trick 1, and the piles")
@@ -418,14 +313,8 @@ def held_bonuses(
 
 
 __all__ = [
-    "BONUSES",
-    "DEFAULT_TABLE",
-    "HELD",
-    "BonusRow",
     "Item",
     "Outcome",
-    "ScoringError",
-    "ScoringTable",
     "Settlement",
     "held_bonuses",
     "outcome_of",

@@ -18,9 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from kosolve.engine._score import SCORE_TT_MB
-from kosolve.engine._search import DEFAULT_TT_MB, GOAL_TT_MB, Solver
-from kosolve.engine._table import MAX_TABLE_MB, MIN_TABLE_MB, TableSizeError
+from kosolve.engine import DEFAULT_TT_MB, GOAL_TT_MB, MAX_TABLE_MB, MIN_TABLE_MB, SCORE_TT_MB, Solver, TableSizeError
 from kosolve.model.cards import Card, card_name, hand_cards, mask_of, parse_card, points_of
 from kosolve.model.game import DEFAULT_RULES, Position, Rules, Seat, seat_name
 from kosolve.model.reprs import counted

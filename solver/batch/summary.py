@@ -20,13 +20,8 @@ seat declared.
 (3, 1, 0.5, 35.0, 5.0)
 >>> summary.makeable["declarer"]["win"], summary.makeable["defender"]["valat"]
 (0.5, 0.5)
->>> print(render_summary(summary))  # doctest: +NORMALIZE_WHITESPACE
-deals            3 (2 answered, 1 failed)
-declarer         won 50.0 %, lost 50.0 % (of 2 with piles)
-points           mean 35.00, spread 5.00 (standard deviation), 30 to 40
-makeable         declarer: valat 0.0 %, win 50.0 %
-                 defender: valat 50.0 %
-solver time      0.05 s (the value searches)
+>>> summary.solver_seconds
+0.05
 """
 
 from __future__ import annotations
@@ -200,48 +195,4 @@ def summarise(records: Sequence[Record], run: BatchRun | None = None) -> Summary
     )
 
 
-def _percent(share: float) -> str:
-    return f"{100 * share:.1f} %"
-
-
-def render_summary(summary: Summary) -> str:
-    """The summary as the text ``kosolve batch`` prints."""
-    rows = [("deals", f"{summary.deals} ({summary.answered} answered, {summary.failed} failed)")]
-    if summary.won is not None:
-        rows.append(
-            (
-                "declarer",
-                f"won {_percent(summary.won)}, lost {_percent(1 - summary.won)} (of {summary.results} with piles)",
-            )
-        )
-    if summary.points_mean is not None and summary.points_range is not None:
-        low, high = summary.points_range
-        rows.append(
-            (
-                "points",
-                f"mean {summary.points_mean:.2f}, spread {summary.points_spread:.2f} (standard deviation),"
-                f" {low} to {high}",
-            )
-        )
-    for index, (role, goals) in enumerate(summary.makeable.items()):
-        shares = ", ".join(f"{goal} {_percent(share)}" for goal, share in goals.items())
-        rows.append(("makeable" if index == 0 else "", f"{role}: {shares}"))
-    if summary.par_mean is not None:
-        rows.append(("par", f"mean {summary.par_mean:+.2f} game points for the forehand"))
-    if summary.knew_accuracy is not None and summary.dd_accuracy is not None:
-        rows.append(
-            (
-                "review",
-                f"{summary.reviews} hands; cards best by what the player knew {_percent(summary.knew_accuracy)},"
-                f" double dummy {_percent(summary.dd_accuracy)}",
-            )
-        )
-    if summary.solver_seconds:
-        rows.append(("solver time", f"{summary.solver_seconds:.2f} s (the value searches)"))
-    if summary.run is not None:
-        run = summary.run
-        rows.append(("this run", f"{run.done} deals in {run.seconds:.1f} s, {run.rate:.2f} deals/s"))
-    return "\n".join(f"{name:<16} {text}".rstrip() if name else f"{'':<16} {text}" for name, text in rows)
-
-
-__all__ = ["SUMMARY_FORMAT", "Summary", "render_summary", "summarise"]
+__all__ = ["SUMMARY_FORMAT", "Summary", "summarise"]

@@ -1,7 +1,10 @@
 """Pictures of hands as SVG: each seat's cards by suit, the tarocks first
 in rank order, as the web view's card table draws them.  A deal, a
 position and a report show themselves so in a notebook (``_repr_svg_``),
-and the web report can embed the same picture.
+and the web report can embed the same picture.  A report's HTML in a
+notebook (``_repr_html_``) is the picture with a table of its cards under it
+(:func:`moves_html`): the analysis below the renderers works out the values,
+this module lays them out.
 
 >>> from kosolve.model.cards import parse_hand
 >>> picture = hands_svg([("forehand", parse_hand(["Sk", "HK", "H4"]), {}), ("dealer", parse_hand(["I"]), {"I": "37"})])
@@ -82,4 +85,23 @@ def hands_svg(rows: Sequence[tuple[str, Hand, Mapping[str, str]]], title: str = 
     )
 
 
-__all__ = ["hands_svg"]
+def moves_html(picture: str, moves: Sequence[tuple[str, int, float]]) -> str:
+    """``picture`` and, under it, a table of ``moves``: each card's name,
+    the declarer's points after it and its cost in points (none without
+    moves).
+
+    >>> print(moves_html("<svg/>", [("XXI", 37, 0.0), ("HK", 35, 2.0)]))
+    <div><svg/><table><tr><th>card</th>...<tr><td>HK</td><td>35</td><td>2.00</td></tr></table></div>
+    >>> moves_html("<svg/>", [])
+    '<div><svg/></div>'
+    """
+    rows = "".join(f"<tr><td>{card}</td><td>{value}</td><td>{cost:.2f}</td></tr>" for card, value, cost in moves)
+    table = (
+        "<table><tr><th>card</th><th>declarer's points after it</th><th>cost (points)</th></tr>" + rows + "</table>"
+        if rows
+        else ""
+    )
+    return f"<div>{picture}{table}</div>"
+
+
+__all__ = ["hands_svg", "moves_html"]

@@ -33,10 +33,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Final
 
-from kosolve.analysis.exchange import ExchangeRow, declarer_rows, game_item
-from kosolve.analysis.par import HOLD, PASS, par
+from kosolve.analysis.exchange import ExchangeRow, declarer_rows
+from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import solve
+from kosolve.model.auction import HOLD, PASS
 from kosolve.model.cards import (
     ALL_CARDS,
     CARD_VALUES,
@@ -52,6 +53,7 @@ from kosolve.model.cards import (
 )
 from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, Dealt
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, TALON_SIZE, Rules, Seat, reply_wins
+from kosolve.model.scoring import game_item
 from kosolve.model.view import FACE_DOWN, SeatView
 from kosolve.play.game import Decision, Game, Knowledge, Move
 from kosolve.sampling.worlds import sample_worlds

@@ -35,7 +35,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.par import OPENING, AuctionState, after_call, auction_calls
 from kosolve.analysis.scoring import Settlement, settle
 from kosolve.model.announcements import (
     ANNOUNCEMENTS,
@@ -44,6 +43,7 @@ from kosolve.model.announcements import (
     announcement_to_json,
     check_announcements,
 )
+from kosolve.model.auction import OPENING, AuctionState, after_call, auction_calls
 from kosolve.model.cards import Card, Hand, card_name, hand_cards, hand_names, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices

@@ -47,7 +47,7 @@ from kosolve.analysis.netscore import net_score
 from kosolve.analysis.pool import WorkerPool
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, search_args, solve
-from kosolve.engine._search import Solver
+from kosolve.engine import Solver
 from kosolve.model.announcements import check_announcements
 from kosolve.model.cards import Card, Hand, card_name, hand_cards, mask_of
 from kosolve.model.deal import Deal

@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
-from kosolve.analysis.exchange import game_item
 from kosolve.analysis.goals import TRICK_GOALS
 from kosolve.analysis.pool import WorkerPool
 from kosolve.analysis.report import Analyser, Options
@@ -38,6 +37,7 @@ from kosolve.model.cards import Card, card_name, hand_cards, mask_of, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEATS, Rules, Seat, seat_name
+from kosolve.model.scoring import game_item
 from kosolve.model.view import SeatView
 from kosolve.sampling.worlds import sample_worlds, world_space
 

@@ -6,7 +6,7 @@ their summary as JSON and as text):
 
 - :func:`bench_whole_deals`: whole deals from :mod:`kosolve.tools.dealing`
   (the standard or the hard set), each solved exactly at trick 1 with every
-  first card valued, by one :class:`~kosolve.engine._search.Solver` kept
+  first card valued, by one :class:`~kosolve.engine.Solver` kept
   warm across the run as a user solving many deals would;
 - :func:`bench_endings`: short endings solved both by kosolve and by the
   pure-Python reference search, which times the two against each other and
@@ -46,8 +46,7 @@ from kosolve.analysis.goals import TRICK_GOALS, solve_goal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.postmortem import postmortem
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, TableBudget, new_solver, search_args, solve
-from kosolve.engine._score import ScoreSolver
-from kosolve.engine._search import BIRD, DEFAULT_TT_MB, VALAT, Solver
+from kosolve.engine import BIRD, DEFAULT_TT_MB, VALAT, ScoreSolver, Solver
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
     ANNOUNCEMENTS,

@@ -13,7 +13,6 @@ from support import fast_first
 
 from kosolve.analysis.exchange import (
     MAKEABLE_GOALS,
-    VALAT_FACTOR,
     ExchangeTable,
     ExchangeTableError,
     Makeable,
@@ -21,10 +20,11 @@ from kosolve.analysis.exchange import (
 )
 from kosolve.analysis.goals import solve_goal
 from kosolve.analysis.solving import new_solver, solve
-from kosolve.engine._search import Solver
+from kosolve.engine import Solver
 from kosolve.model.cards import KINGS, card_name, hand_names, mask_of, parse_hand
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
 from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, GAME_VALUES, SEATS, Rules, Seat, seat_name
+from kosolve.model.scoring import DEFAULT_TABLE
 from kosolve.render.exchange import render_exchange_table
 from kosolve.render.text import Style
 from kosolve.tools.dealing import deal_as_dealt
@@ -58,7 +58,7 @@ def brute_row(
         position = dealt.play_deal(contract, declarer, Exchange(take, laid)).position()
         thirds = solve(position, solver=fresh(solver), rules=rules, with_moves=False, with_line=False).thirds
         valat = solve_goal(position, declarer, "valat", solver=fresh(solver), rules=rules, with_line=False).feasible
-        points = VALAT_FACTOR * game if valat else game if thirds >= rules.win_thirds else -game
+        points = DEFAULT_TABLE.valat_silent * game if valat else game if thirds >= rules.win_thirds else -game
         results.append((points, thirds, valat, laid))
     best = max((points, thirds) for points, thirds, _, _ in results)
     first = next(r for r in results if (r[0], r[1]) == best)
@@ -134,7 +134,7 @@ def test_valat_rows_and_forced_tarock_lay_aways_match_brute_force() -> None:
     table = exchange_table(dealt)
     forehand = [row for row in table.rows if row.declarer == FOREHAND]
     assert any(row.valat for row in forehand) and not all(row.valat for row in forehand)
-    assert table.best_game_points()[FOREHAND, "einblatt"] == VALAT_FACTOR * GAME_VALUES["einblatt"]
+    assert table.best_game_points()[FOREHAND, "einblatt"] == DEFAULT_TABLE.valat_silent * GAME_VALUES["einblatt"]
     assert table.makeable_exchange(FOREHAND, "solo", "valat") is None
     check_rows(dealt, table, Rules())
     check_makeable(dealt, table, Rules())

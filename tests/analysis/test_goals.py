@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from support.endings import SEATS, TAROCKS, Ending, mask, names_of, random_ending
 
-from kosolve.engine._search import BIRD, VALAT, Solver
+from kosolve.engine import BIRD, VALAT, Solver
 from kosolve.model.cards import CARD_NAMES
 from kosolve.tools.reference import BIRD_TRICKS, other, play, reference_goal, reference_value
 

@@ -19,8 +19,7 @@ from support.games import late_deal
 
 from kosolve.analysis.netscore import _history, _leaf_table, net_score
 from kosolve.analysis.scoring import settle
-from kosolve.engine._score import ScoreSolver
-from kosolve.engine._table import MIN_TABLE_MB
+from kosolve.engine import MIN_TABLE_MB, ScoreSolver
 from kosolve.engine._testing import _py_root_key
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,

@@ -15,23 +15,14 @@ from typing import Any
 
 import pytest
 
-from kosolve.analysis.scoring import (
-    DEFAULT_TABLE,
-    Item,
-    Outcome,
-    ScoringError,
-    ScoringTable,
-    Settlement,
-    held_bonuses,
-    outcome_of,
-    score,
-    settle,
-)
+from kosolve.analysis.scoring import Item, Outcome, Settlement, held_bonuses, outcome_of, score, settle
 from kosolve.model.announcements import Announcement, AnnouncementError
 from kosolve.model.cards import ALL_CARDS, mask_of, parse_hand
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.files import parse_deal
 from kosolve.model.game import DEALER, DISCARD_VARIANTS, FOREHAND, SEATS, Rules, Seat
+from kosolve.model.scoring import DEFAULT_TABLE, ScoringError, ScoringTable
+from kosolve.render.scoring import scoring_table_markdown
 from kosolve.render.text import Style, settlement_lines
 from kosolve.tools.dealing import deal_bid
 
@@ -193,7 +184,7 @@ RULES_MD_TABLE = """\
 
 
 def test_the_table_is_the_rule_book_s() -> None:
-    assert DEFAULT_TABLE.markdown() == RULES_MD_TABLE
+    assert scoring_table_markdown(DEFAULT_TABLE) == RULES_MD_TABLE
 
 
 def test_a_table_needs_every_row() -> None:
