@@ -21,8 +21,8 @@ import kosolve.env.openspiel  # noqa: F401 - registers python_kosakeln
 from kosolve.play.bots import make_bot
 
 
-def play(games: int, simulations: int, seed: int = 0, phases: str = "play") -> list[list[float]]:
-    """The returns of ``games`` games: MCTS as the forehand, then as the dealer."""
+def play(games: int, simulations: int, seed: int = 0, phases: str = "play") -> list[pyspiel.State]:
+    """The final states of ``games`` games: MCTS as the forehand, then as the dealer."""
     game = pyspiel.load_game("python_kosakeln", {"phases": phases})
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
@@ -40,8 +40,8 @@ def play(games: int, simulations: int, seed: int = 0, phases: str = "play") -> l
             if state.current_player() == mcts_seat:
                 state.apply_action(searcher.step(state))
             else:
-                state.apply_action(kosolve_bot.decide(state.game.decision()))
-        results.append(state.returns())
+                state.apply_action(kosolve_bot.decide(state.decision()))
+        results.append(state)
         print(f"game {number + 1}: MCTS as the {('forehand', 'dealer')[mcts_seat]}, returns {state.returns()}")
     return results
 

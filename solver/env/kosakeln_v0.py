@@ -7,7 +7,8 @@ cards alone, the bid and exchange made by the realistic dealer's rules of
 thumb.  An action is the index of an option in the decision's canonical
 order (docs/protocol.md), below :data:`MAX_ACTIONS`; the observation is a
 dict of ``observation`` (:data:`OBSERVATION_SIZE` zeros and ones, what the
-agent's seat knows: :func:`encode`) and ``action_mask``.
+agent's seat knows, in the named pieces of :mod:`kosolve.env.encoding`)
+and ``action_mask``.
 
 Rewards come at the end: ``"points"`` (the default) each seat's net game
 points; ``"win"`` +1, −1 or 0; ``"regret"`` the game points less what
@@ -29,8 +30,7 @@ against perfect play.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -39,112 +39,21 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from kosolve.analysis.netscore import net_score
-from kosolve.analysis.par import PASS
 from kosolve.analysis.solving import solve
-from kosolve.model.announcements import ANNOUNCEMENTS
-from kosolve.model.cards import N_CARDS, Hand, hand_names, mask_of
-from kosolve.model.game import CONTRACTS, SEAT_NAMES
-from kosolve.play.game import KINDS, Game, Knowledge
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
-
-MAX_ACTIONS: Final = 969
-"""The most options a decision has: the lay-aways of three cards from 19
-(C(19, 3)); the calls, announcements, talon choices and cards are fewer."""
-REWARDS: Final = ("points", "win", "regret")
-PHASES: Final = ("game", "play")
-_HANDS: Final = ("hand", "pile", "other_pile", "talon", "mine", "theirs", "led")
-OBSERVATION_SIZE: Final = (
-    len(_HANDS) * N_CARDS + len(KINDS) + len(CONTRACTS) + 1 + 3 + 2 + len(CONTRACTS) + 1 + len(ANNOUNCEMENTS)
+from kosolve.env.encoding import (
+    MAX_ACTIONS,
+    OBSERVATION_SIZE,
+    PHASES,
+    REWARDS,
+    bid_and_exchange,
+    encode,
+    optimal_points,
+    reward_values,
 )
-"""The observation's length: seven sets of cards (54 each) and the one-hot
-parts of :func:`encode`."""
-
-
-def _bits(hand: Hand) -> np.ndarray:
-    return np.array([(hand >> card) & 1 for card in range(N_CARDS)], dtype=np.int8)
-
-
-def _one_hot(index: int | None, size: int) -> np.ndarray:
-    """``size`` + 1 places: the last says "none"."""
-    vector = np.zeros(size + 1, dtype=np.int8)
-    vector[size if index is None else index] = 1
-    return vector
-
-
-def encode(knows: Knowledge, kind: str) -> np.ndarray:
-    """What a seat knows as zeros and ones: its cards left, its pile, the
-    other's cards seen in a pile, the talon (once exposed), the cards each
-    played, the card on the table; then the decision's kind, the contract,
-    who declares (this seat, the other, nobody yet), the seat, the contract
-    standing in the auction, and the bonuses announced."""
-    view = knows.seat_view
-    played_mine = played_theirs = led = 0
-    hand = knows.hand
-    pile = knows.discards | (knows.lay_away or 0)
-    other_pile = knows.other_face_up
-    if view is not None:
-        hand = view.hand
-        pile = view.pile
-        other_pile = view.other_pile | view.other_holds
-        played_mine = view.played_by(knows.seat)
-        played_theirs = view.played_by(1 - knows.seat)
-        tricks = view.tricks
-        if tricks and tricks[-1].winner is None:
-            led = mask_of(tricks[-1].cards)
-    talon = mask_of(knows.talon) if knows.talon else 0
-    cards = [hand & ~played_mine, pile, other_pile, talon, played_mine, played_theirs, led]
-    declarer = None if knows.declarer is None else (0 if knows.declarer == knows.seat else 1)
-    standing = [CONTRACTS.index(call) for call in knows.calls if call in CONTRACTS]
-    announced = {a.what for a in knows.announcements}
-    parts = [
-        *(_bits(part) for part in cards),
-        np.array([kind == k for k in KINDS], dtype=np.int8),
-        _one_hot(None if knows.contract is None else CONTRACTS.index(knows.contract), len(CONTRACTS)),
-        _one_hot(declarer, 2),
-        np.array([knows.seat == 0, knows.seat == 1], dtype=np.int8),
-        _one_hot(standing[-1] if standing else None, len(CONTRACTS)),
-        np.array([what in announced for what in ANNOUNCEMENTS], dtype=np.int8),
-    ]
-    vector = np.concatenate(parts)
-    assert vector.shape == (OBSERVATION_SIZE,)
-    return vector
-
-
-def optimal_points(game: Game) -> tuple[int, int]:
-    """Each seat's game points with score-optimal double-dummy play by both
-    from trick 1 of the hand ``game`` played, its bid, exchange and
-    announcements as they were; (0, 0) when both passed."""
-    deal = game.deal
-    if deal is None:
-        return (0, 0)
-    score = net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
-    return (score, -score) if deal.declarer == 0 else (-score, score)
-
-
-def reward_values(game: Game, kind: str) -> tuple[int, int]:
-    """Each seat's reward for a finished ``game`` (see the module text)."""
-    totals = game.points
-    if kind == "win":
-        return (int(np.sign(totals[0])), int(np.sign(totals[1])))
-    if kind == "regret":
-        best = optimal_points(game)
-        return (totals[0] - best[0], totals[1] - best[1])
-    return totals
-
-
-def bid_and_exchange(game: Game, rng: random.Random) -> None:
-    """Play ``game``'s auction and exchange as the realistic dealer bids and
-    exchanges (:mod:`kosolve.tools.dealing`), up to the first card: the
-    games of ``phases="play"``."""
-    declarer, contract = choose_contract(game.dealt)
-    calls = [contract, PASS] if declarer == 0 else [PASS, contract]
-    for call in calls:
-        game.choose(game.decision().options.index(call))
-    exchange = choose_exchange(game.dealt.held(declarer), contract, game.dealt.talon, rng)
-    while game.phase != "play":
-        options = game.decision().options
-        wanted: object = {"take": exchange.take, "lay_away": exchange.lay_away}.get(game.phase, options[0])
-        game.choose(options.index(wanted))
+from kosolve.model.cards import hand_names, mask_of
+from kosolve.model.game import SEAT_NAMES
+from kosolve.play.game import Game
+from kosolve.tools.dealing import deal_as_dealt
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped environment so

@@ -9,8 +9,8 @@ likely as at the table.  Each seat then lays away eight hand cards as the
 realistic dealer does (:func:`dealt_from`), and the players take the
 decisions of :mod:`kosolve.play.game`, an action being the index of an
 option in its canonical order.  Information-state and observation tensors
-and strings hold what the player's seat knows (its knowledge remembers
-the whole play, so the observation has perfect recall too).  Parameters:
+and strings hold what the player's seat knows (:class:`KosakelnObserver`).
+Parameters:
 ``phases`` (``"game"``, or ``"play"``: the cards alone, bid and exchange by
 the dealer's rules of thumb) and ``reward`` (``"points"``, ``"win"``,
 ``"regret"``: as the PettingZoo environment's).
@@ -36,10 +36,11 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from kosolve.env.kosakeln_v0 import (
+from kosolve.env.encoding import (
     MAX_ACTIONS,
     OBSERVATION_SIZE,
     PHASES,
+    PIECE_SLICES,
     REWARDS,
     bid_and_exchange,
     encode,
@@ -48,7 +49,7 @@ from kosolve.env.kosakeln_v0 import (
 from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, card_name, cards_of, mask_of
 from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, PERSONAL_SIZE, Dealt
 from kosolve.model.game import SEAT_NAMES, TALON_SIZE
-from kosolve.play.game import Game, option_json
+from kosolve.play.game import Decision, Game, Knowledge, option_json
 from kosolve.tools.dealing import choose_discard
 
 PARTS: Final = (
@@ -142,8 +143,10 @@ class KosakelnGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> KosakelnState:
         return KosakelnState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KosakelnObserver:
-        return KosakelnObserver(params)
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> KosakelnObserver:
+        return KosakelnObserver(iig_obs_type, params)
 
 
 class KosakelnState(pyspiel.State):  # type: ignore[misc]
@@ -156,13 +159,32 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
         self.cards: list[Card] = []
         """The cards the chance nodes have dealt, in order."""
         self.game: Game | None = None
+        self._decision: Decision | None = None
+        """The game's current decision, asked once a step: building it
+        builds the seat's knowledge, and OpenSpiel asks for the player,
+        the legal actions and their names, and the observations."""
+
+    def decision(self) -> Decision:
+        """The decision to take now (the deal done, the game not over)."""
+        if self._decision is None:
+            assert self.game is not None
+            self._decision = self.game.decision()
+        return self._decision
+
+    def knowledge(self, player: int) -> Knowledge:
+        """What ``player`` knows now (the deal done)."""
+        game = self.game
+        assert game is not None
+        if not game.over and self.decision().seat == player:
+            return self.decision().knowledge
+        return game.knowledge(player)
 
     def current_player(self) -> int:
         if self.game is None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.game.over:
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.game.decision().seat
+        return self.decision().seat
 
     def _undealt(self) -> list[Card]:
         return sorted(cards_of(ALL_CARDS & ~mask_of(self.cards)))
@@ -172,11 +194,11 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
         return [(card, 1.0 / len(undealt)) for card in undealt]
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.game is not None
-        return list(range(len(self.game.decision().options)))
+        return list(range(len(self.decision().options)))
 
     def _apply_action(self, action: int) -> None:
         if self.game is not None:
+            self._decision = None
             self.game.choose(action)
             return
         # OpenSpiel leaves the check to the game: a card dealt twice would
@@ -195,8 +217,7 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             part = next(name for (name, _), end in zip(PARTS, _STARTS[1:], strict=True) if len(self.cards) < end)
             return f"deal {card_name(action)} to {part}"
-        assert self.game is not None
-        decision = self.game.decision()
+        decision = self.decision()
         return f"{decision.kind} {json.dumps(option_json(decision.kind, decision.options[action]))}"
 
     def is_terminal(self) -> bool:
@@ -214,28 +235,43 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
 
 
 class KosakelnObserver:
-    """What a player knows, as a tensor (:func:`~kosolve.env.kosakeln_v0.encode`)
-    and as a string (the knowledge's JSON)."""
+    """What a player knows, as a tensor (:func:`~kosolve.env.encoding.encode`,
+    :attr:`dict` its named pieces) and as a string (the knowledge's JSON).
 
-    def __init__(self, params: Any = None) -> None:
+    Of OpenSpiel's observation types it serves those with public and the
+    player's own private information, the information state (perfect
+    recall) and the observation alike: the knowledge holds every call,
+    announcement and trick in order, so the current view is the history
+    too, and both get the same tensor and string (docs/env.md).  Others
+    (no public information, none or all players' private information)
+    are refused."""
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                "python_kosakeln observes public information with the player's own private information "
+                f"(public_info=True, private_info=SINGLE_PLAYER), not public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info.name}"
+            )
         self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = {name: self.tensor[where] for name, where in PIECE_SLICES.items()}
 
     def set_from(self, state: KosakelnState, player: int) -> None:
         game = state.game
         if game is None:
             self.tensor.fill(0)
             return
-        kind = "play" if game.over else game.decision().kind
-        self.tensor[:] = encode(game.knowledge(player), kind)
+        kind = "play" if game.over else state.decision().kind
+        self.tensor[:] = encode(state.knowledge(player), kind)
 
     def string_from(self, state: KosakelnState, player: int) -> str:
-        game = state.game
-        if game is None:
+        if state.game is None:
             return f"{SEAT_NAMES[player]}: the deal, {len(state.cards)} of {CHANCE_NODES} cards dealt"
-        return json.dumps(game.knowledge(player).to_json(), sort_keys=True)
+        return json.dumps(state.knowledge(player).to_json(), sort_keys=True)
 
 
 pyspiel.register_game(_GAME_TYPE, KosakelnGame)

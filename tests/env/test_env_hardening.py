@@ -1,6 +1,7 @@
 """The environments against misuse and against a learner's shortcuts: the
-OpenSpiel game deals every deal a card at a time, uniformly, so that what a
-seat knows does not pin down the other's hand; it refuses chance outcomes
+OpenSpiel game deals every deal a card at a time, uniformly (that what a
+seat knows does not pin down the other's hand is test_openspiel.py's
+hidden-card test, at every step); it refuses chance outcomes
 that are not cards still to deal; PettingZoo refuses an action that is not
 an integer and answers ``step`` and ``last`` after the end as PettingZoo
 does.  Skipped without the extra ``kosolve[env]``."""
@@ -21,8 +22,6 @@ from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
 from kosolve.env.kosakeln_v0 import env, raw_env  # noqa: E402
 from kosolve.env.openspiel import CHANCE_NODES  # noqa: E402
 from kosolve.model.cards import ALL_CARDS, N_CARDS, cards_of, mask_of  # noqa: E402
-from kosolve.model.dealt import HAND_SIZE  # noqa: E402
-from kosolve.model.game import TALON_SIZE  # noqa: E402
 from kosolve.tools.dealing import deal_as_dealt  # noqa: E402
 
 
@@ -63,27 +62,6 @@ def test_any_deal_is_dealt_by_its_cards() -> None:
         dealt = dealt_state(cards).game.dealt
         assert (dealt.talon, dealt.hands, dealt.personal) == (table.talon, table.hands, table.personal)
         assert [d.bit_count() for d in dealt.discards] == [8, 8]
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_the_first_information_state_does_not_pin_down_the_others_hand(seed: int) -> None:
-    """Two deals that differ only in cards a seat cannot see (a talon card
-    swapped with one of the other's personal cards) give that seat the same
-    first information state, while the other holds different cards."""
-    cards = random_cards(seed)
-    left = sorted(cards_of(ALL_CARDS & ~mask_of(cards)))  # the dealer's personal cards
-    personal = TALON_SIZE + 2 * HAND_SIZE  # where the forehand's personal cards are dealt
-    unseen_by = {
-        0: [left[0], *cards[1:]],
-        1: [cards[personal], *cards[1:personal], cards[0], *cards[personal + 1 :]],
-    }
-    for seat, swapped in unseen_by.items():
-        first, second = dealt_state(cards), dealt_state(swapped)
-        assert not first.is_chance_node() and first.history() != second.history()
-        assert first.game.dealt.held(1 - seat) != second.game.dealt.held(1 - seat)
-        assert first.information_state_string(seat) == second.information_state_string(seat)
-        assert first.information_state_tensor(seat) == second.information_state_tensor(seat)
-        assert first.observation_string(seat) == second.observation_string(seat)
 
 
 @pytest.mark.parametrize("outcome", [N_CARDS, 1000, -5, "dealt"])

@@ -1,24 +1,36 @@
 """The OpenSpiel game ``python_kosakeln``: OpenSpiel's own random
 simulation test (with serialisation) for the whole game and the play
-alone; states serialise and deserialise to the same state; an OpenSpiel
-algorithm (MCTS) plays kosolve's heuristic bot in the bundled example;
-the information state shows no hidden card.  Skipped without the extra
-``kosolve[env]``."""
+alone; states serialise and deserialise to the same state; the returns are
+the game points of the same decisions replayed on a game of
+:mod:`kosolve.play.game`, also for an OpenSpiel algorithm (MCTS) playing
+kosolve's heuristic bot in the bundled example; no information state or
+observation shows a card the player cannot see, at any step; OpenSpiel's
+observation types are served or refused; a step asks the game for its
+decision once.  Skipped without the extra ``kosolve[env]``."""
 
 from __future__ import annotations
 
 import importlib.util
 import random
 import sys
+from dataclasses import replace
+from typing import Any, Final
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 from support import EXAMPLES  # noqa: E402
 
-import kosolve.env.openspiel  # noqa: E402, F401 - registers python_kosakeln
-from kosolve.model.cards import hand_names  # noqa: E402
+from kosolve.analysis.netscore import net_score  # noqa: E402
+from kosolve.env.encoding import OBSERVATION_SIZE, PIECES  # noqa: E402
+from kosolve.env.openspiel import CHANCE_NODES, dealt_from  # noqa: E402 - registers python_kosakeln
+from kosolve.model.cards import ALL_CARDS, N_CARDS, cards_of, mask_of  # noqa: E402
+from kosolve.model.dealt import HAND_SIZE  # noqa: E402
+from kosolve.model.game import TALON_SIZE  # noqa: E402
+from kosolve.model.view import TAROCKS  # noqa: E402
+from kosolve.play.game import Game  # noqa: E402
 
 
 @pytest.mark.parametrize("params", [{}, {"phases": "play"}, {"reward": "win"}, {"reward": "regret"}])
@@ -39,6 +51,43 @@ def test_a_state_serialises_to_itself() -> None:
     assert str(again) == str(state) and again.history() == state.history()
 
 
+def replayed_returns(history: list[int], reward: str) -> list[float]:
+    """The returns a game should have, worked out without the state: its
+    chance outcomes dealt by :func:`dealt_from`, its decisions replayed on a
+    game of :mod:`kosolve.play.game`, the reward taken from the settlement's
+    items (each to its seat, as much from the other)."""
+    game = Game(dealt_from(history[:CHANCE_NODES]))
+    for action in history[CHANCE_NODES:]:
+        game.choose(action)
+    assert game.over
+    points = [0, 0]
+    for item in game.settlement.items if game.settlement else ():
+        points[item.to] += item.points
+        points[1 - item.to] -= item.points
+    if reward == "win":
+        return [float((p > 0) - (p < 0)) for p in points]
+    if reward == "regret":
+        deal = game.deal
+        best = 0 if deal is None else net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
+        best_by_seat = [best, -best] if deal is None or deal.declarer == 0 else [-best, best]
+        return [float(p - b) for p, b in zip(points, best_by_seat, strict=True)]
+    return [float(p) for p in points]
+
+
+@pytest.mark.parametrize("reward", ["points", "win", "regret"])
+def test_the_returns_are_the_replayed_games_points(reward: str) -> None:
+    game = pyspiel.load_game("python_kosakeln", {"reward": reward})
+    played = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.returns() == replayed_returns(state.history(), reward)
+        played += state.game.deal is not None
+    assert played >= 3  # not only games both passed
+
+
 def test_mcts_plays_a_kosolve_bot() -> None:
     path = EXAMPLES.parent / "examples" / "openspiel_mcts.py"
     spec = importlib.util.spec_from_file_location("openspiel_mcts", path)
@@ -46,19 +95,169 @@ def test_mcts_plays_a_kosolve_bot() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules["openspiel_mcts"] = module
     spec.loader.exec_module(module)
-    results = module.play(games=2, simulations=5)
-    assert len(results) == 2 and all(sum(r) == 0 for r in results)
+    states = module.play(games=2, simulations=5, phases="game")
+    assert len(states) == 2
+    for state in states:
+        assert state.is_terminal() and state.returns() == replayed_returns(state.history(), "points")
 
 
-def test_the_information_state_shows_no_hidden_card() -> None:
-    game = pyspiel.load_game("python_kosakeln")
+def random_cards(seed: int) -> list[int]:
+    return random.Random(seed).sample(range(N_CARDS), CHANCE_NODES)
+
+
+def talon_swap(seat: int, cards: list[int]) -> tuple[list[int], set[int]] | None:
+    """Chance outcomes that differ from ``cards`` only where ``seat`` cannot
+    see until the talon is exposed: the talon's top card swapped with one of
+    the other's personal cards; and the two cards swapped."""
+    if seat == 0:  # the dealer's personal cards are the ones left
+        other = min(cards_of(ALL_CARDS & ~mask_of(cards)))
+        return [other, *cards[1:]], {cards[0], other}
+    return [cards[PERSONAL], *cards[1:PERSONAL], cards[0], *cards[PERSONAL + 1 :]], {cards[0], cards[PERSONAL]}
+
+
+def discard_swap(seat: int, cards: list[int]) -> tuple[list[int], set[int]] | None:
+    """Chance outcomes that differ from ``cards`` only where ``seat`` never
+    sees: a card the other lays away face down swapped with a personal card
+    he keeps, where his discard then lays that one away instead; None if
+    no such pair is found."""
+    other = 1 - seat
+    dealt = dealt_from(cards)
+    hand = slice(TALON_SIZE + other * HAND_SIZE, TALON_SIZE + (other + 1) * HAND_SIZE)
+    left = cards_of(ALL_CARDS & ~mask_of(cards))
+    personal = cards[PERSONAL:] if other == 0 else left
+    for laid in cards_of(dealt.laid(other) & ~TAROCKS):
+        for kept in cards_of(dealt.personal[other] & ~TAROCKS):
+            swapped = [kept if card == laid else card for card in cards[hand]]
+            if other == 0:
+                again = [*cards[: hand.start], *swapped, *cards[hand.stop : PERSONAL]]
+                again += [laid if card == kept else card for card in personal]
+            else:
+                again = [*cards[: hand.start], *swapped, *cards[hand.stop :]]
+            moved = (1 << laid) | (1 << kept)
+            if dealt_from(again).laid(other) == dealt.laid(other) ^ moved:
+                return again, {laid, kept}
+    return None
+
+
+PERSONAL: Final = TALON_SIZE + 2 * HAND_SIZE
+"""Where the forehand's personal cards are dealt."""
+
+
+def dealt_state(game: Any, cards: list[int]) -> Any:
     state = game.new_initial_state()
-    rng = random.Random(3)
-    while state.is_chance_node():
+    for card in cards:
+        state.apply_action(card)
+    return state
+
+
+def revealed(state: Any, swapped: set[int]) -> bool:
+    """Whether a swapped card may be seen now: the talon exposed, or left in
+    a pile at the play's start (a Solo's, to the defender, in view of both:
+    docs/rules.md §3.5, docs/views.md), or one of them played."""
+    game = state.game
+    played = set(game.position.move_stack) if game.position is not None else set()
+    talon = swapped & set(game.dealt.talon) and (game.take is not None or game.phase in ("take", "play"))
+    return bool(talon or played & swapped)
+
+
+@pytest.mark.parametrize("swap", [talon_swap, discard_swap])
+def test_no_information_state_shows_a_hidden_card(swap: Any) -> None:
+    """Two deals that differ only in cards a seat cannot see, played the
+    same way, give that seat the same information state and observation,
+    tensors and strings, and the same legal actions, at every step until a
+    swapped card is revealed, or the other makes a move his other cards
+    would not allow."""
+    game = pyspiel.load_game("python_kosakeln")
+    kinds: dict[str, int] = {}
+    for seed in range(16):
+        rng = random.Random(seed)
+        seat = seed % 2
+        cards = random_cards(seed)
+        found = swap(seat, cards)
+        if found is None:
+            continue
+        other_cards, swapped = found
+        first, second = dealt_state(game, cards), dealt_state(game, other_cards)
+        assert first.game.dealt.held(1 - seat) != second.game.dealt.held(1 - seat)
+        while not first.is_terminal() and not revealed(first, swapped):
+            assert first.information_state_string(seat) == second.information_state_string(seat)
+            assert first.information_state_tensor(seat) == second.information_state_tensor(seat)
+            assert first.observation_string(seat) == second.observation_string(seat)
+            assert first.observation_tensor(seat) == second.observation_tensor(seat)
+            kind = first.game.phase
+            kinds[kind] = kinds.get(kind, 0) + 1
+            player = first.current_player()
+            assert player == second.current_player()
+            if player == seat:
+                assert first.legal_actions() == second.legal_actions()
+            action = rng.choice(first.legal_actions())
+            named = {second.action_to_string(player, a): a for a in second.legal_actions()}
+            again = named.get(first.action_to_string(player, action))
+            if again is None:
+                break
+            first.apply_action(action)
+            second.apply_action(again)
+    assert kinds.get("bid", 0) >= 16 and kinds.get("announce", 0) >= 16, kinds
+    assert swap is talon_swap or kinds.get("play", 0) >= 100, kinds
+
+
+@pytest.mark.parametrize("perfect_recall", [True, False])
+def test_the_standard_observation_types_are_served(perfect_recall: bool) -> None:
+    game = pyspiel.load_game("python_kosakeln")
+    state = dealt_state(game, random_cards(4))
+    rng = random.Random(4)
+    for _ in range(6):
         state.apply_action(rng.choice(state.legal_actions()))
-    hidden = set(hand_names(state.game.dealt.held(1))) - set(hand_names(state.game.dealt.laid(1)))
-    text = state.information_state_string(0)
-    named = {word.strip('"[],{}:') for word in text.split()}
-    seen = set(hand_names(state.game.dealt.laid(1) & state.game.knowledge(0).other_face_up))
-    assert not (named & hidden) - seen
-    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+    iig = INFO_STATE_OBS_TYPE if perfect_recall else pyspiel.IIGObservationType(perfect_recall=False)
+    observation = make_observation(game, iig)
+    for player in (0, 1):
+        observation.set_from(state, player)
+        expected = state.information_state_tensor(player) if perfect_recall else state.observation_tensor(player)
+        assert observation.tensor.tolist() == expected
+        assert [(name, piece.size) for name, piece in observation.dict.items()] == list(PIECES)
+        assert sum(piece.size for piece in observation.dict.values()) == OBSERVATION_SIZE
+    assert game.information_state_tensor_size() == game.observation_tensor_size() == OBSERVATION_SIZE
+
+
+@pytest.mark.parametrize(
+    ("public_info", "private_info"),
+    [
+        (True, pyspiel.PrivateInfoType.NONE),
+        (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    ],
+)
+def test_other_observation_types_are_refused(public_info: bool, private_info: Any) -> None:
+    game = pyspiel.load_game("python_kosakeln")
+    iig = pyspiel.IIGObservationType(perfect_recall=False, public_info=public_info, private_info=private_info)
+    with pytest.raises(ValueError, match="public_info=True, private_info=SINGLE_PLAYER"):
+        make_observation(game, iig)
+
+
+def test_a_step_asks_the_game_for_its_decision_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player, the legal actions and their names, both players'
+    information states and observations: one decision built a step."""
+    asked = 0
+    decision = Game.decision
+
+    def counted(game: Game) -> Any:
+        nonlocal asked
+        asked += 1
+        return decision(game)
+
+    monkeypatch.setattr(Game, "decision", counted)
+    state = dealt_state(pyspiel.load_game("python_kosakeln"), random_cards(6))
+    rng = random.Random(6)
+    steps = 0
+    while not state.is_terminal():
+        asked = 0
+        player = state.current_player()
+        actions = state.legal_actions()
+        names = [state.action_to_string(player, a) for a in actions]
+        for seat in (0, 1):
+            state.information_state_tensor(seat), state.information_state_string(seat)
+            state.observation_tensor(seat), state.observation_string(seat)
+        assert asked == 1 and len(names) == len(actions)
+        state.apply_action(rng.choice(actions))
+        steps += 1
+    assert steps > 2

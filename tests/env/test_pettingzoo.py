@@ -1,11 +1,14 @@
 """The PettingZoo environment: PettingZoo's own API and seed tests for the
-whole game and the play alone, every reward; zero-sum rewards; the hook
-to the exact value; an observation that holds what the seat knows and no
-more.  Skipped without the extra ``kosolve[env]``."""
+whole game and the play alone, every reward; the rewards are those of the
+same decisions replayed on a game of :mod:`kosolve.play.game`; the hook to
+the exact value; an observation that holds what the seat knows and no
+more, at every step.  Skipped without the extra ``kosolve[env]``."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -15,10 +18,14 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
+from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import solve
 from kosolve.env.kosakeln_v0 import MAX_ACTIONS, env, raw_env
-from kosolve.play.bots import PimcBot
+from kosolve.model.cards import KINGS, cards_of
+from kosolve.model.dealt import Dealt
+from kosolve.model.view import TAROCKS
 from kosolve.play.game import Game
+from kosolve.tools.dealing import deal_as_dealt
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -33,11 +40,13 @@ def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: env(phases="game"), num_cycles=200)
 
 
-def play_out(environment: Any, seed: int) -> dict[str, float]:
-    """A game to its end with random legal actions; the rewards summed."""
+def play_out(environment: Any, seed: int) -> tuple[dict[str, float], list[int]]:
+    """A game to its end with random legal actions: the rewards summed,
+    and the actions taken."""
     rng = random.Random(seed)
     environment.reset(seed=seed)
     totals = {agent: 0.0 for agent in environment.possible_agents}
+    actions = []
     for agent in environment.agent_iter():
         observation, reward, terminated, truncated, _ = environment.last()
         totals[agent] += reward
@@ -46,20 +55,46 @@ def play_out(environment: Any, seed: int) -> dict[str, float]:
             continue
         mask = observation["action_mask"]
         assert mask.shape == (MAX_ACTIONS,) and mask.sum() >= 1
-        environment.step(rng.choice(np.flatnonzero(mask).tolist()))
-    return totals
+        actions.append(rng.choice(np.flatnonzero(mask).tolist()))
+        environment.step(actions[-1])
+    return totals, actions
+
+
+def replayed_rewards(seed: int, actions: list[int], reward: str) -> tuple[Game, list[float]]:
+    """The game the environment should have played, worked out without it:
+    the deal the realistic dealer deals with ``seed``, the ``actions``
+    replayed on a game of :mod:`kosolve.play.game`; and the rewards of
+    (forehand, dealer) from its settlement's items (each to its seat, as
+    much from the other)."""
+    game = Game(deal_as_dealt(random.Random(seed)))
+    for action in actions:
+        game.choose(action)
+    assert game.over
+    points = [0, 0]
+    for item in game.settlement.items if game.settlement else ():
+        points[item.to] += item.points
+        points[1 - item.to] -= item.points
+    if reward == "win":
+        return game, [float((p > 0) - (p < 0)) for p in points]
+    if reward == "regret":
+        deal = game.deal
+        best = 0 if deal is None else net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
+        best_by_seat = [best, -best] if deal is None or deal.declarer == 0 else [-best, best]
+        return game, [float(p - b) for p, b in zip(points, best_by_seat, strict=True)]
+    return game, [float(p) for p in points]
 
 
 @pytest.mark.parametrize("reward", ["points", "win", "regret"])
-def test_the_rewards_are_zero_sum_and_the_settlement(reward: str) -> None:
-    for seed in range(4):
+def test_the_rewards_are_the_replayed_games(reward: str) -> None:
+    played = 0
+    for seed in range(6):
         environment = env(phases="game", reward=reward)
-        totals = play_out(environment, seed)
-        assert sum(totals.values()) == 0
-        if reward == "points":
-            game = environment.unwrapped.game
-            settled = game.settlement.totals if game.settlement else (0, 0)
-            assert list(totals.values()) == list(settled)
+        totals, actions = play_out(environment, seed)
+        game, expected = replayed_rewards(seed, actions, reward)
+        assert [totals["forehand"], totals["dealer"]] == expected
+        assert environment.unwrapped.game.moves == game.moves
+        played += game.deal is not None
+    assert played >= 3  # not only games both passed
 
 
 def test_the_exact_value_hook_is_the_solvers_value() -> None:
@@ -76,24 +111,71 @@ def test_the_exact_value_hook_is_the_solvers_value() -> None:
     assert before.exact_value() is None
 
 
-def test_an_observation_holds_no_hidden_card() -> None:
-    """The other's hand and discards dealt anew within what the forehand
-    knows give the forehand the same observation."""
-    environment = raw_env(phases="game")
-    checked = 0
-    for seed in range(8):
-        environment.reset(seed=seed)
-        game = environment.game
-        assert game is not None
-        first = environment.observe("forehand")
-        sampler = PimcBot()
-        sampler.start(seed)
-        for world in sampler._worlds_before_play(game.knowledge(0), 3, 0):
-            if world.held(1) == game.dealt.held(1):
-                continue
-            environment.game = Game(world)
-            again = environment.observe("forehand")
-            assert (again["observation"] == first["observation"]).all()
-            assert (again["action_mask"] == first["action_mask"]).all()
-            checked += 1
-    assert checked >= 8
+def talon_swap(dealt: Dealt, seat: int) -> tuple[Dealt, set[int]]:
+    """A deal that differs from ``dealt`` only where ``seat`` cannot see
+    until the talon is exposed: the talon's top card swapped with one of
+    the other's personal cards; and the two cards swapped."""
+    other = 1 - seat
+    top, kept = dealt.talon[0], min(cards_of(dealt.personal[other]))
+    personal = list(dealt.personal)
+    personal[other] ^= (1 << top) | (1 << kept)
+    return replace(dealt, talon=(kept, *dealt.talon[1:]), personal=(personal[0], personal[1])), {top, kept}
+
+
+def discard_swap(dealt: Dealt, seat: int) -> tuple[Dealt, set[int]]:
+    """A deal that differs from ``dealt`` only where ``seat`` never sees: a
+    card the other laid away face down swapped with a personal card he
+    keeps and might have laid away; and the two cards swapped."""
+    other = 1 - seat
+    laid = min(cards_of(dealt.discards[other] & ~TAROCKS))
+    kept = min(cards_of(dealt.personal[other] & ~TAROCKS & ~KINGS))  # one he may lay away
+    moved = (1 << laid) | (1 << kept)
+    hands, personal, discards = list(dealt.hands), list(dealt.personal), list(dealt.discards)
+    hands[other] ^= moved
+    personal[other] ^= moved
+    discards[other] ^= moved
+    swapped = Dealt(dealt.talon, (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
+    return swapped, {laid, kept}
+
+
+def revealed(game: Game, swapped: set[int]) -> bool:
+    """Whether a swapped card may be seen now: the talon exposed, or left in
+    a pile at the play's start (a Solo's, to the defender, in view of both:
+    docs/rules.md §3.5, docs/views.md), or one of them played."""
+    played = set(game.position.move_stack) if game.position is not None else set()
+    talon = swapped & set(game.dealt.talon) and (game.take is not None or game.phase in ("take", "play"))
+    return bool(talon or played & swapped)
+
+
+@pytest.mark.parametrize("swap", [talon_swap, discard_swap])
+def test_no_observation_shows_a_hidden_card(swap: Callable[[Dealt, int], tuple[Dealt, set[int]]]) -> None:
+    """Two deals that differ only in cards a seat cannot see, played the
+    same way, give that seat the same observation and action mask at every
+    step until a swapped card is revealed, or the other makes a move his
+    other cards would not allow."""
+    kinds: dict[str, int] = {}
+    for seed in range(16):
+        rng = random.Random(seed)
+        seat = seed % 2
+        agent = ("forehand", "dealer")[seat]
+        first, second = raw_env(phases="game"), raw_env(phases="game")
+        first.reset(seed=seed)
+        second.reset(seed=seed)
+        assert first.game is not None
+        dealt, swapped = swap(first.game.dealt, seat)
+        assert dealt.held(1 - seat) != first.game.dealt.held(1 - seat)
+        second.game = Game(dealt)
+        while not first.game.over and not revealed(first.game, swapped):
+            mine, again = first.observe(agent), second.observe(agent)
+            assert (mine["observation"] == again["observation"]).all()
+            assert (mine["action_mask"] == again["action_mask"]).all()
+            kinds[first.game.phase] = kinds.get(first.game.phase, 0) + 1
+            assert first.agent_selection == second.agent_selection
+            option = rng.choice(first.game.decision().options)
+            options = second.game.decision().options
+            if option not in options:
+                break
+            first.step(first.game.decision().options.index(option))
+            second.step(options.index(option))
+    assert kinds.get("bid", 0) >= 16 and kinds.get("announce", 0) >= 16, kinds
+    assert swap is talon_swap or kinds.get("play", 0) >= 100, kinds
