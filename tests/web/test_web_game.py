@@ -1,23 +1,31 @@
 """Playing a game against kosolve through the API (``POST /api/v1/game``):
 a whole game to its settlement and the review of the user's play; the
 user's answers show none of the bot's hidden cards (its hand, its
-lay-away) before the end; bad requests are one line."""
+lay-away) before the end; a choice out of range or out of turn is refused;
+bad requests are one line."""
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from support import EXAMPLES
 
-from kosolve.model.cards import hand_names
+from kosolve.analysis.report import Analyser
+from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import deal_to_json
+from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.files import load_deal
+from kosolve.model.game import SEAT_NAMES
 from kosolve.model.notation import to_notation
+from kosolve.play.bots import HeuristicBot, make_bot
+from kosolve.play.game import Decision, Game
 from kosolve.tools.dealing import deal_as_dealt
 from kosolve.web.api import RequestError, Service
+from kosolve.web.games import GameRequestError, GameTable
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +43,23 @@ def play_out(service: Service, seat: str, bot: str, seed: int) -> list[dict[str,
     return answers
 
 
+def same_game(seat: str, spec: str, seed: int) -> Game:
+    """The game of :func:`play_out` played again without the web: the deal
+    of ``seed``, the user's random choices, the bot asked in turn."""
+    rng = random.Random(seed)
+    user = SEAT_NAMES.index(seat)
+    bot = make_bot(spec)
+    bot.start(seed, 1 - user)
+    game = Game(deal_as_dealt(random.Random(seed)))
+    while not game.over:
+        decision = game.decision()
+        if decision.seat == user:
+            bot.observe(game.choose(rng.randrange(len(decision.options))))
+        else:
+            game.choose(bot.decide(decision, game if bot.omniscient else None))
+    return game
+
+
 @pytest.mark.parametrize(
     ("seat", "bot", "seed"), [("forehand", "heuristic", 3), ("dealer", "pimc", 4), ("forehand", "dd", 9)]
 )
@@ -42,10 +67,19 @@ def test_a_whole_game_ends_settled_and_reviewed(service: Service, seat: str, bot
     answers = play_out(service, seat, bot, seed)
     end = answers[-1]["end"]
     assert answers[-1]["phase"] == "over" and end is not None
+    # The end shows the deal, the hands and the settlement of the game played.
+    game = same_game(seat, bot, seed)
+    assert end["seed"] == seed and end["deal"] == dealt_to_json(DealtFile(game.dealt))
+    assert end["hands"] == {name: hand_names(game.dealt.held(s)) for s, name in enumerate(SEAT_NAMES)}
+    assert answers[-1]["calls"] == game.calls and answers[-1]["contract"] == game.contract
+    assert [t["cards"] for t in answers[-1]["tricks"]] == [
+        [card_name(c) for c in trick.cards] for trick in (game.position.tricks if game.position else [])
+    ]
+    assert end["totals"] == game.totals_json()
+    assert end["items"] == (None if game.settlement is None else [i.to_json() for i in game.settlement.items])
     if end["totals"] is None:
         assert end["review"] is None
         return
-    assert sum(end["totals"].values()) == 0
     players = end["review"]["players"]
     assert players[seat]["cards"] == 16
     assert all(card["verdict"] for card in end["review"]["cards"])
@@ -93,10 +127,54 @@ def test_a_bad_game_request_is_one_line(service: Service, request_: dict[str, An
         service.game(request_)
 
 
-def test_a_choice_out_of_range_or_out_of_turn_is_refused(service: Service) -> None:
+def test_a_choice_out_of_range_is_refused(service: Service) -> None:
     answer = service.game({"new": {"seat": "forehand", "bot": "heuristic", "seed": 1}})
     with pytest.raises(RequestError, match="request: choice: 99 is not one of the"):
         service.game({"game": answer["game"], "choice": 99})
+    assert service.game({"game": answer["game"]})["moves"] == []
+
+
+class Impatient(HeuristicBot):
+    """A bot during whose every decision the user sends a choice (option 0)
+    to the game: each attempt's error (None if it was taken) and the
+    game's moves before and after it.  It is shown the game (omniscient)
+    only to count its moves; it decides as the heuristic bot."""
+
+    omniscient = True
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self.table = table
+        self.key = ""
+        self.attempts: list[tuple[str | None, int, int]] = []
+
+    def decide(self, decision: Decision, game: Game | None = None) -> int:
+        assert game is not None
+        before = len(game.moves)
+        try:
+            self.table.choose(self.key, 0)
+            error = None
+        except GameRequestError as refused:
+            error = str(refused)
+        self.attempts.append((error, before, len(game.moves)))
+        return super().decide(decision, None)
+
+
+def test_a_choice_out_of_turn_is_refused_and_changes_nothing() -> None:
+    """While the bot decides it is not the user's turn: his choice then is
+    refused and the game is as it was; after the end there is no game."""
+    table = GameTable(analyser=Analyser(tt_mb=4))
+    bot = Impatient(table)
+    answer: dict[str, Any] = table.open(0, deal_as_dealt(random.Random(5)), bot, "heuristic", 5)
+    bot.key = str(answer["game"])
+    while answer["decision"] is not None:
+        answer = table.choose(bot.key, len(answer["decision"]["legal"]) - 1)
+    assert len(bot.attempts) >= 10
+    for error, before, after in bot.attempts:
+        assert error is not None and re.match(r"request: game: (it is not your turn|it has moved on)", error)
+        assert before == after
+    with pytest.raises(GameRequestError, match="request: game: no game"):
+        table.choose(bot.key, 0)
 
 
 def test_a_line_of_notation_loads_as_its_deal(service: Service) -> None:
