@@ -90,6 +90,7 @@ extensions = [
 SUBPACKAGES = (
     "model",
     "schemas",
+    "dealing",
     "engine",
     "analysis",
     "sampling",

@@ -34,8 +34,8 @@ from kosolve.analysis.report import Options
 from kosolve.batch.runner import Answerer, Batch, Record, local
 from kosolve.batch.source import DealSource
 from kosolve.batch.tasks import Question
+from kosolve.dealing import deal_games
 from kosolve.model.deal import deal_to_json
-from kosolve.tools.dealing import deal_games
 
 CpuClock = Callable[[], float]
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from kosolve.analysis.solving import search_args
-from kosolve.tools.dealing import deal_games, deal_hard_games
+from kosolve.dealing import deal_games, deal_hard_games
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = "solver/engine"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from kosolve.dealing import deal_games
 from kosolve.engine import Solver
-from kosolve.tools.dealing import deal_games
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,9 +19,9 @@ import statistics
 import time
 
 from kosolve.analysis.solving import new_solver, search_args
+from kosolve.dealing import deal_games
 from kosolve.model.cards import TAROCK, suit_of
 from kosolve.model.deal import Deal
-from kosolve.tools.dealing import deal_games
 
 HARD_TAROCKS = 8
 

@@ -1,7 +1,7 @@
 """The click latency of ``kosolve serve``: the web application runs on a free
 port of 127.0.0.1, and each click is one ``POST /api/v1/position`` over
 HTTP, timed from the request sent to the answer read.  On each realistic
-whole deal (:func:`kosolve.tools.dealing.deal_games`) a player clicks
+whole deal (:func:`kosolve.dealing.deal_games`) a player clicks
 through the hand from the first card to the last, the best card three
 times in four and any legal card otherwise; every position of the hand is
 a click, the first one at trick 1 included.
@@ -24,8 +24,8 @@ import urllib.request
 from typing import Any
 
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.dealing import deal_games
 from kosolve.model.deal import deal_to_json
-from kosolve.tools.dealing import deal_games
 from kosolve.web.api import Service
 from kosolve.web.app import serving
 

@@ -12,8 +12,8 @@ import click
 
 from kosolve.cli.options import json_option, quiet_option, threads_option, tt_mb_option
 from kosolve.cli.running import progress_bar
+from kosolve.dealing import HARD_TAROCKS
 from kosolve.model.game import TRICKS_PER_GAME
-from kosolve.tools.dealing import HARD_TAROCKS
 
 if TYPE_CHECKING:
     from kosolve.tools.bench import BenchReport

@@ -1,5 +1,5 @@
 """``kosolve deal``: realistic deals by the dealing procedure
-(:mod:`kosolve.tools.dealing`), as JSON Lines on stdout, one deal file a
+(:mod:`kosolve.dealing`), as JSON Lines on stdout, one deal file a
 line: play positions at trick 1 by default, deals as dealt with
 ``--dealt``."""
 
@@ -12,10 +12,10 @@ from typing import Final
 import click
 
 from kosolve.cli.errors import switch_of
+from kosolve.dealing import deal_bid
 from kosolve.model.deal import deal_to_json
 from kosolve.model.dealt_file import dealt_to_json
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, DISCARD_VARIANTS, SEAT_NAMES
-from kosolve.tools.dealing import deal_bid
 
 MAX_SEED: Final = 2**32
 """A random seed is below this: short enough to copy from the note."""

@@ -25,12 +25,12 @@ from typing import Final
 import numpy as np
 
 from kosolve.analysis.netscore import net_score
+from kosolve.dealing import choose_contract, choose_exchange
 from kosolve.model.announcements import ANNOUNCEMENTS
 from kosolve.model.auction import PASS
 from kosolve.model.cards import N_CARDS, Hand, mask_of
 from kosolve.model.game import CONTRACTS
 from kosolve.play.game import KINDS, Game, Knowledge
-from kosolve.tools.dealing import choose_contract, choose_exchange
 
 MAX_ACTIONS: Final = 969
 """The most options a decision has: the lay-aways of three cards from 19
@@ -203,7 +203,7 @@ def reward_values(game: Game, kind: str) -> tuple[int, int]:
 
 def bid_and_exchange(game: Game, rng: random.Random) -> None:
     """Play ``game``'s auction and exchange as the realistic dealer bids and
-    exchanges (:mod:`kosolve.tools.dealing`), up to the first card: the
+    exchanges (:mod:`kosolve.dealing`), up to the first card: the
     games of ``phases="play"``."""
     declarer, contract = choose_contract(game.dealt)
     calls = [contract, PASS] if declarer == 0 else [PASS, contract]

@@ -40,6 +40,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import solve
+from kosolve.dealing import deal_as_dealt
 from kosolve.env.encoding import (
     MAX_ACTIONS,
     OBSERVATION_SIZE,
@@ -53,7 +54,6 @@ from kosolve.env.encoding import (
 from kosolve.model.cards import hand_names, mask_of
 from kosolve.model.game import SEAT_NAMES
 from kosolve.play.game import Game
-from kosolve.tools.dealing import deal_as_dealt
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped environment so

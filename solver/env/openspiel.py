@@ -36,6 +36,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
+from kosolve.dealing import choose_discard
 from kosolve.env.encoding import (
     MAX_ACTIONS,
     OBSERVATION_SIZE,
@@ -50,7 +51,6 @@ from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, card_name, cards_of, m
 from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, PERSONAL_SIZE, Dealt
 from kosolve.model.game import SEAT_NAMES, TALON_SIZE
 from kosolve.play.game import Decision, Game, Knowledge, option_json
-from kosolve.tools.dealing import choose_discard
 
 PARTS: Final = (
     ("the talon", TALON_SIZE),
@@ -109,7 +109,7 @@ def dealt_from(cards: Sequence[Card]) -> Dealt:
     """The deal as dealt whose chance nodes gave ``cards`` (the first
     :data:`CHANCE_NODES` cards, in the order of :data:`PARTS`), each seat
     laying away eight hand cards by the realistic dealer's rule of thumb
-    (:func:`~kosolve.tools.dealing.choose_discard`), its ties broken by the
+    (:func:`~kosolve.dealing.choose_discard`), its ties broken by the
     seat's hand.
 
     >>> from kosolve.model.cards import hand_names

@@ -17,7 +17,7 @@ scored :data:`FORFEIT_POINTS` game points to the other, the record says
 who, which bot and why, and the match goes on.
 
 >>> import random
->>> from kosolve.tools.dealing import deal_as_dealt
+>>> from kosolve.dealing import deal_as_dealt
 >>> match = Match("heuristic", "random", seed=1)
 >>> record = play_deal(match, deal_as_dealt(random.Random(5)), 1)
 >>> [game["bots"]["forehand"] for game in record["games"]], sorted(record["points"])
@@ -52,7 +52,7 @@ from kosolve.play.game import Game
 from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot, Forfeit
 from kosolve.review.judging import review
 from kosolve.sampling.odds import estimate
-from kosolve.tools.dealing import deal_as_dealt
+from kosolve.dealing import deal_as_dealt
 
 FORFEIT_POINTS: Final = 24
 """The game points a forfeit costs the bot that forfeits (and gives the

@@ -19,7 +19,7 @@ whose :attr:`Bot.omniscient` is true is also shown the game.
 
 >>> import random
 >>> from kosolve.play.game import Game
->>> from kosolve.tools.dealing import deal_as_dealt
+>>> from kosolve.dealing import deal_as_dealt
 >>> game, bot = Game(deal_as_dealt(random.Random(3))), make_bot("heuristic")
 >>> bot.start(7)
 >>> game.decision().options[bot.decide(game.decision())]
@@ -37,6 +37,7 @@ from kosolve.analysis.exchange import ExchangeRow, declarer_rows
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import solve
+from kosolve.dealing import bid, choose_exchange, hand_strength
 from kosolve.model.auction import HOLD, PASS
 from kosolve.model.cards import (
     ALL_CARDS,
@@ -57,10 +58,9 @@ from kosolve.model.scoring import game_item
 from kosolve.model.view import FACE_DOWN, SeatView
 from kosolve.play.game import Decision, Game, Knowledge, Move
 from kosolve.sampling.worlds import sample_worlds
-from kosolve.tools.dealing import bid, choose_exchange, hand_strength
 
 LEAST_STRENGTH: Final = 12.0
-"""The heuristic bot passes with a hand weaker than this (:func:`~kosolve.tools.dealing.hand_strength`)."""
+"""The heuristic bot passes with a hand weaker than this (:func:`~kosolve.dealing.hand_strength`)."""
 
 
 class BotSpecError(ValueError):
@@ -157,7 +157,7 @@ class HeuristicBot(SeatBot):
         self.rng = random.Random(seed)
 
     def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
-        """The realistic dealer's exchange (:func:`~kosolve.tools.dealing.choose_exchange`)."""
+        """The realistic dealer's exchange (:func:`~kosolve.dealing.choose_exchange`)."""
         assert knows.contract is not None and knows.talon is not None
         exchange = choose_exchange(knows.hand, knows.contract, knows.talon, self.rng)
         return exchange.take, exchange.lay_away

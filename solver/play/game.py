@@ -23,7 +23,7 @@ bonuses in :data:`~kosolve.model.announcements.ANNOUNCEMENTS` order, cards
 in the hand diagram's order.
 
 >>> import random
->>> from kosolve.tools.dealing import deal_as_dealt
+>>> from kosolve.dealing import deal_as_dealt
 >>> game = Game(deal_as_dealt(random.Random(3)))
 >>> decision = game.decision()
 >>> decision.kind, seat_name(decision.seat), decision.options

@@ -4,7 +4,7 @@ A run is made of sections, one for each capability timed, each a function
 ``bench_…`` with a small result type of its own (the per-position records,
 their summary as JSON and as text):
 
-- :func:`bench_whole_deals`: whole deals from :mod:`kosolve.tools.dealing`
+- :func:`bench_whole_deals`: whole deals from :mod:`kosolve.dealing`
   (the standard or the hard set), each solved exactly at trick 1 with every
   first card valued, by one :class:`~kosolve.engine.Solver` kept
   warm across the run as a user solving many deals would;
@@ -46,6 +46,7 @@ from kosolve.analysis.goals import TRICK_GOALS, solve_goal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.postmortem import postmortem
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, TableBudget, new_solver, search_args, solve
+from kosolve.dealing import HARD_TAROCKS, deal_as_dealt, deal_games, deal_hard_games, random_ending
 from kosolve.engine import BIRD, DEFAULT_TT_MB, VALAT, ScoreSolver, Solver
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
@@ -59,7 +60,6 @@ from kosolve.model.cards import Card, card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TRICKS_PER_GAME, Position, Seat
 from kosolve.model.reprs import counted
-from kosolve.tools.dealing import HARD_TAROCKS, deal_as_dealt, deal_games, deal_hard_games, random_ending
 from kosolve.tools.reference import reference_move_values
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ class WholeDealBench:
     repeat: int = 1
     """How many times each whole deal was solved; its fastest time counts."""
     hard: bool = False
-    """Whether the whole deals are the hard set (:func:`~kosolve.tools.dealing.deal_hard_games`)."""
+    """Whether the whole deals are the hard set (:func:`~kosolve.dealing.deal_hard_games`)."""
 
     @property
     def deal_set(self) -> str:

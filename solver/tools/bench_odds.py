@@ -2,7 +2,7 @@
 one seat come, on realistic views, with one job and with two.
 
 Two views are timed, each dealt from the seed by the realistic dealer
-(:mod:`kosolve.tools.dealing`): the forehand's view at trick 1 of a deal
+(:mod:`kosolve.dealing`): the forehand's view at trick 1 of a deal
 as dealt (he leads, so every legal card is valued in every world), without
 and with the birds and the Valat of both players, and the forehand's view
 before the auction of another (every contract, each world with its best
@@ -23,12 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from kosolve.dealing import deal_as_dealt, deal_bid
 from kosolve.model.cards import mask_of
 from kosolve.model.game import FOREHAND
 from kosolve.model.view import SeatView, auction_view, view_of
 from kosolve.sampling.odds import Odds, odds
 from kosolve.sampling.worlds import world_space
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 PLAY_SAMPLES: Final = 1000
 AUCTION_SAMPLES: Final = 200
@@ -115,10 +115,9 @@ def play_view(rng: random.Random, samples: int) -> SeatView:
     ``rng`` that leaves him at least ``samples`` worlds (so that the run
     samples rather than enumerates)."""
     while True:
-        dealt = deal_as_dealt(rng)
-        declarer, contract = choose_contract(dealt)
-        exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
-        view = view_of(dealt.play_deal(contract, declarer, exchange), FOREHAND, taken=mask_of(exchange.take))
+        file = deal_bid(rng)
+        assert file.exchange is not None
+        view = view_of(file.play_deal(), FOREHAND, taken=mask_of(file.exchange.take))
         if world_space(view).worlds >= samples:
             return view
 

@@ -2,7 +2,7 @@
 played hand is judged by what each player knew (:func:`~kosolve.review.judging.review`).
 
 Each hand is a deal as dealt from the seed by the realistic dealer
-(:mod:`kosolve.tools.dealing`), its contract and exchange chosen as the
+(:mod:`kosolve.dealing`), its contract and exchange chosen as the
 dealer does, played out by a fair club player: the double-dummy best card
 three times in four, else a legal card at random.  It is reviewed whole
 (32 cards) with up to 200 worlds a card, once with each number of jobs,
@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve.analysis.solving import solve
+from kosolve.dealing import deal_bid
 from kosolve.model.cards import mask_of
 from kosolve.model.deal import Deal
 from kosolve.review.judging import Review, review
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 HANDS: Final = 3
 SAMPLES: Final = 200
@@ -136,10 +136,9 @@ class ReviewBenchReport:
 def played_hand(rng: random.Random) -> tuple[Deal, int]:
     """A deal as dealt with its bid and exchange, played out, and the talon
     cards the declarer took."""
-    dealt = deal_as_dealt(rng)
-    declarer, contract = choose_contract(dealt)
-    exchange = choose_exchange(dealt.held(declarer), contract, dealt.talon, rng)
-    deal = dealt.play_deal(contract, declarer, exchange)
+    file = deal_bid(rng)
+    assert file.exchange is not None
+    deal, exchange = file.play_deal(), file.exchange
     position = deal.position()
     while not position.is_over():
         legal = list(position.legal_moves)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final, TypeAlias
 
 from kosolve.analysis.report import Options, OptionsError, check
+from kosolve.dealing import deal_bid
 from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS
 from kosolve.model.cards import CARD_NAMES, card_name, mask_of
 from kosolve.model.deal import KEYS, Deal, deal_to_json
@@ -44,7 +45,6 @@ from kosolve.model.jsonfile import FileError, read_json
 from kosolve.model.view import KEYS as VIEW_KEYS
 from kosolve.model.view import SeatView, parse_view, view_of, view_to_json
 from kosolve.sampling.worlds import NoWorldError, random_worlds, world_space
-from kosolve.tools.dealing import deal_bid
 
 SOURCE: Final = "fuzz.json"
 """The name every case is read under: each message must start with it."""

@@ -27,6 +27,7 @@ from typing import Final, TypeVar
 
 from kosolve.analysis.report import Analyser, Options, OptionsError, Report
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
+from kosolve.dealing import deal_bid
 from kosolve.model.cards import (
     DISPLAY_ORDER,
     SUIT_MASKS,
@@ -47,7 +48,6 @@ from kosolve.model.quoting import describe, member
 from kosolve.model.view import SeatViewError
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.odds import DEFAULT_SAMPLES
-from kosolve.tools.dealing import deal_bid
 from kosolve.web.games import DEFAULT_BOT, GameRequestError, GameTable
 
 API_VERSION: Final = 1
@@ -316,10 +316,10 @@ def exchange_answer(
 
 def random_dealt(seed: int, rules: Rules = DEFAULT_RULES) -> DealtFile:
     """A realistic deal as dealt from ``seed``, bid and exchanged by the
-    rules of thumb of :mod:`kosolve.tools.dealing`: the deal
-    :func:`~kosolve.tools.dealing.deal_game` plays from the same seed.
+    rules of thumb of :mod:`kosolve.dealing`: the deal
+    :func:`~kosolve.dealing.deal_game` plays from the same seed.
 
-    >>> from kosolve.tools.dealing import deal_game
+    >>> from kosolve.dealing import deal_game
     >>> random_dealt(7).play_deal() == deal_game(random.Random(7))
     True
     """

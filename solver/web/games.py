@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from kosolve.analysis.report import Analyser
+from kosolve.dealing import deal_as_dealt
 from kosolve.model.cards import card_name, hand_names
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
@@ -40,7 +41,6 @@ from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, Seat, seat_name
 from kosolve.play.bots import BOTS, Bot, make_bot
 from kosolve.play.game import Game, option_json
 from kosolve.review.judging import review
-from kosolve.tools.dealing import deal_as_dealt
 
 GAMES_KEPT: Final = 32
 """Games in progress a server keeps; the oldest goes first."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from kosolve.analysis.solving import Solution, new_solver, solve
+from kosolve.dealing import deal_games
 from kosolve.model.cards import card_name
 from kosolve.model.deal import Deal
 from kosolve.model.game import Position, Rules
-from kosolve.tools.dealing import deal_games
 
 DEALS = deal_games(6, seed=11)
 

@@ -20,6 +20,7 @@ from kosolve.analysis.exchange import (
 )
 from kosolve.analysis.goals import solve_goal
 from kosolve.analysis.solving import new_solver, solve
+from kosolve.dealing import deal_as_dealt
 from kosolve.engine import Solver
 from kosolve.model.cards import KINGS, card_name, hand_names, mask_of, parse_hand
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
@@ -27,7 +28,6 @@ from kosolve.model.game import CONTRACTS, DEALER, FOREHAND, GAME_VALUES, SEATS, 
 from kosolve.model.scoring import DEFAULT_TABLE
 from kosolve.render.exchange import render_exchange_table
 from kosolve.render.text import Style
-from kosolve.tools.dealing import deal_as_dealt
 
 BRUTE_MB = 4.0
 

@@ -10,11 +10,11 @@ import pytest
 
 from kosolve.analysis.report import Analyser, analyse
 from kosolve.analysis.solving import new_solver, solve
+from kosolve.dealing import choose_contract, choose_exchange, deal_as_dealt
 from kosolve.model.cards import card_name
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import parse_dealt_file
 from kosolve.model.game import GAME_VALUES, Rules
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 ANALYSER = Analyser()
 DEALS = [deal_as_dealt(random.Random(seed)) for seed in (1, 2)]

@@ -19,6 +19,7 @@ from support.games import late_deal
 
 from kosolve.analysis.netscore import _history, _leaf_table, net_score
 from kosolve.analysis.scoring import settle
+from kosolve.dealing import deal_game
 from kosolve.engine import MIN_TABLE_MB, ScoreSolver
 from kosolve.engine._testing import _py_root_key
 from kosolve.model.announcements import (
@@ -33,7 +34,6 @@ from kosolve.model.announcements import (
 from kosolve.model.cards import CARD_VALUES, parse_hand
 from kosolve.model.deal import Deal
 from kosolve.model.game import Position, Rules, legal_replies, reply_wins, trick_thirds
-from kosolve.tools.dealing import deal_game
 
 RULE_SETS = [Rules(), Rules(silent_bird_penalty=True)]
 ALL_RULES = [

@@ -9,8 +9,8 @@ import pytest
 
 from kosolve.analysis.pool import JobsError, WorkerPool, worker_analyser
 from kosolve.analysis.report import Analyser, Options
+from kosolve.dealing import random_ending
 from kosolve.model.deal import Deal
-from kosolve.tools.dealing import random_ending
 
 
 def value_of(analyser: Analyser, deal: Deal) -> int:

@@ -12,8 +12,8 @@ import pytest
 from kosolve.analysis.goals import parse_goal, solve_goal
 from kosolve.analysis.postmortem import postmortem
 from kosolve.analysis.solving import new_solver, solve
+from kosolve.dealing import deal_games, random_ending
 from kosolve.model.deal import Deal
-from kosolve.tools.dealing import deal_games, random_ending
 
 SOLVER = new_solver(tt_mb=16)
 

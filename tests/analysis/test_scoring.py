@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from kosolve.analysis.scoring import Item, Outcome, Settlement, held_bonuses, outcome_of, score, settle
+from kosolve.dealing import deal_bid
 from kosolve.model.announcements import Announcement, AnnouncementError
 from kosolve.model.cards import ALL_CARDS, mask_of, parse_hand
 from kosolve.model.deal import Deal, deal_to_json
@@ -24,7 +25,6 @@ from kosolve.model.game import DEALER, DISCARD_VARIANTS, FOREHAND, SEATS, Rules,
 from kosolve.model.scoring import DEFAULT_TABLE, ScoringError, ScoringTable
 from kosolve.render.scoring import scoring_table_markdown
 from kosolve.render.text import Style, settlement_lines
-from kosolve.tools.dealing import deal_bid
 
 F, D = FOREHAND, DEALER
 

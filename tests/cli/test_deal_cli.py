@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from kosolve.cli.main import cli
+from kosolve.dealing import choose_contract, deal_as_dealt, deal_bid, deal_games, hand_strength
 from kosolve.model.dealt_file import parse_dealt_file
 from kosolve.model.files import parse_deal
 from kosolve.model.game import CONTRACTS, DISCARD_VARIANTS, FOREHAND, SEAT_NAMES, Rules
-from kosolve.tools.dealing import choose_contract, deal_as_dealt, deal_bid, deal_games, hand_strength
 
 # Pinned: these deals were made once and must never change.  A change of
 # the dealing procedure that moves them is a new seed meaning, which the

@@ -16,6 +16,7 @@ from support.games import late_deal
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB, MIN_BUDGET_MB, TableBudget, new_solver
+from kosolve.dealing import deal_games
 from kosolve.engine import _score
 from kosolve.engine._score import ScoreSolver
 from kosolve.engine._search import Solver
@@ -24,7 +25,6 @@ from kosolve.engine._testing import _py_bird_state, _py_leaf_score
 from kosolve.engine.errors import SearchInputError
 from kosolve.model.cards import parse_hand
 from kosolve.model.game import FOREHAND, NO_CARD
-from kosolve.tools.dealing import deal_games
 
 LEAVES = 4 * 256 * 4
 BAD_SIZES = [0.0, -1.0, MIN_TABLE_MB / 2, 0.0001, MAX_TABLE_MB * 2, 1e13, math.inf, math.nan]

@@ -17,12 +17,12 @@ from kosolve.analysis.report import Analyser, Options
 from kosolve.analysis.solving import new_solver, search_args, solve
 from kosolve.cli.main import cli
 from kosolve.cli.options import available_cores
+from kosolve.dealing import deal_games, random_ending
 from kosolve.engine._search import MAX_SEARCH_THREADS, Solver
 from kosolve.engine._testing import _py_mixed_entry_hits, _py_table_stress
 from kosolve.engine.errors import SearchInputError
 from kosolve.model.files import load_deal
 from kosolve.model.game import Position
-from kosolve.tools.dealing import deal_games, random_ending
 
 ENDINGS = 1500
 FULL_ENDINGS = 6000

@@ -19,10 +19,10 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
 
+from kosolve.dealing import deal_as_dealt  # noqa: E402
 from kosolve.env.kosakeln_v0 import env, raw_env  # noqa: E402
 from kosolve.env.openspiel import CHANCE_NODES  # noqa: E402
 from kosolve.model.cards import ALL_CARDS, N_CARDS, cards_of, mask_of  # noqa: E402
-from kosolve.tools.dealing import deal_as_dealt  # noqa: E402
 
 
 def dealt_state(cards: list[int], params: dict[str, str] | None = None) -> Any:

@@ -20,12 +20,12 @@ from pettingzoo.test import api_test, seed_test
 
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import solve
+from kosolve.dealing import deal_as_dealt
 from kosolve.env.kosakeln_v0 import MAX_ACTIONS, env, raw_env
 from kosolve.model.cards import KINGS, cards_of
 from kosolve.model.dealt import Dealt
 from kosolve.model.view import TAROCKS
 from kosolve.play.game import Game
-from kosolve.tools.dealing import deal_as_dealt
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

@@ -23,13 +23,13 @@ from kosolve.analysis.report import Options, analyse
 from kosolve.analysis.scoring import held_bonuses
 from kosolve.cli.loading import DealFileError, load_dealt
 from kosolve.cli.main import cli
+from kosolve.dealing import choose_contract, choose_exchange, deal_as_dealt
 from kosolve.model.cards import ALL_CARDS, parse_hand
 from kosolve.model.deal import Deal, DealError, deal_to_json
 from kosolve.model.dealt import KEPT, TAROCKS, discard_problem
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import load_deal, load_dealt_file, parse_deal
 from kosolve.model.game import DEFAULT_RULES, DISCARD_VARIANTS, FOREHAND, SEATS, Rules, RulesError
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 DEALT: Final[dict[str, Any]] = json.loads((EXAMPLES / "dealt.json").read_text(encoding="utf-8"))
 """Seed 3 of the realistic dealer: a Zweiblatt of the dealer, who takes CK

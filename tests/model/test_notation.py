@@ -15,6 +15,7 @@ import pytest
 from support import EXAMPLES, without_stats
 from support.cli import run
 
+from kosolve.dealing import deal_bid, deal_game
 from kosolve.model.announcements import Announcement
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
@@ -22,7 +23,6 @@ from kosolve.model.files import load_file
 from kosolve.model.game import Rules
 from kosolve.model.jsonfile import FileError
 from kosolve.model.notation import DEALT_TAG, NotationError, notation_json, parse_notation, to_notation
-from kosolve.tools.dealing import deal_bid, deal_game
 
 FILES = sorted(EXAMPLES.glob("*.json"))
 

@@ -25,6 +25,7 @@ from support import interruptible
 from support.batches import records, write_deals
 from support.cli import run
 
+from kosolve.dealing import deal_as_dealt
 from kosolve.model.cards import CARD_NAMES, Hand, card_name, cards_of, mask_of
 from kosolve.model.game import SEATS, Seat, seat_name
 from kosolve.model.view import TAROCKS
@@ -32,7 +33,6 @@ from kosolve.play.arena import Match, dealer_deal, play_chunk, play_game
 from kosolve.play.bots import RandomBot
 from kosolve.play.game import Game, Move
 from kosolve.play.protocol import ExecBot, Forfeit
-from kosolve.tools.dealing import deal_as_dealt
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 WAIT = 30.0

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from kosolve.dealing import deal_as_dealt
 from kosolve.model.cards import ALL_CARDS, KINGS, mask_of
 from kosolve.model.dealt import Dealt
 from kosolve.model.view import FACE_DOWN
 from kosolve.play.arena import Match, dealer_deal, play_deal, play_game
 from kosolve.play.bots import BotSpecError, DoubleDummyBot, HeuristicBot, PimcBot, RandomBot, make_bot
 from kosolve.play.game import Game
-from kosolve.tools.dealing import deal_as_dealt
 
 FAST_PIMC = "pimc:samples=3,auction=2"
 

@@ -11,12 +11,12 @@ from typing import Any, Final
 
 import pytest
 
+from kosolve.dealing import deal_as_dealt
 from kosolve.model.announcements import ANNOUNCEMENTS
 from kosolve.model.auction import OPENING, auction_calls
 from kosolve.model.cards import card_name, hand_cards, hand_names, mask_of
 from kosolve.model.dealt import Dealt, lay_aways, talon_choices
 from kosolve.play.game import DONE, Game, GameError
-from kosolve.tools.dealing import deal_as_dealt
 from kosolve.tools.reference import SEATS, other, pile_thirds, trick_thirds, trick_winner
 
 

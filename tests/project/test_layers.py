@@ -1,4 +1,4 @@
-"""The package's layers import only downward: model, schemas ← engine ← analysis ←
+"""The package's layers import only downward: model, schemas ← dealing, engine ← analysis ←
 sampling ← review ← render, tools, batch ← play ← env, web ← cli.  Read from the source (Python
 imports and Cython cimports), so that a wrong import fails here before it
 tangles the code."""
@@ -16,6 +16,7 @@ from support import ROOT
 LAYERS: Final = {
     "model": 0,
     "schemas": 0,
+    "dealing": 1,
     "engine": 1,
     "analysis": 2,
     "sampling": 3,

@@ -25,7 +25,7 @@ from kosolve.model.view import view_of
 from kosolve.review.judging import INFER_DEPTH, CardJudgement, Review, ReviewError, review
 from kosolve.sampling.worlds import all_worlds
 from kosolve.tools import reference
-from kosolve.tools.dealing import deal_game
+from kosolve.dealing import deal_game
 
 ENDING_TRICKS = 4
 """The tricks left where the judged cards start: small enough for the

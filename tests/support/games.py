@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from kosolve.dealing import deal_game
 from kosolve.model.announcements import BIRD_NAMES, Announcement
 from kosolve.model.deal import Deal
-from kosolve.tools.dealing import deal_game
 
 
 def late_deal(rng: random.Random, tricks_left: int) -> Deal:

@@ -1,7 +1,7 @@
 """Seat views made from real deals, and an independent judge of worlds.
 
 A view is made by hiding the other's cards of a realistic deal (the
-realistic dealer's, :mod:`kosolve.tools.dealing`) after random legal play,
+realistic dealer's, :mod:`kosolve.dealing`) after random legal play,
 which shows voids.  :func:`consistent` judges a world with the pure-Python
 reference's rules of play and plain sets of card names, sharing no code
 with the sampler it checks."""
@@ -12,13 +12,13 @@ import itertools
 import random
 from collections.abc import Iterator
 
+from kosolve.dealing import choose_contract, choose_exchange, deal_as_dealt
 from kosolve.model.cards import card_name, hand_names, mask_of, parse_hand
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import FOREHAND, seat_name
 from kosolve.model.view import SeatView, auction_view, view_of
 from kosolve.tools import reference
-from kosolve.tools.dealing import choose_contract, choose_exchange, deal_as_dealt
 
 ALL_NAMES = frozenset(reference.all_card_names())
 SEATS = ("forehand", "dealer")

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import new_solver
 from kosolve.cli.main import cli
+from kosolve.dealing import HARD_TAROCKS, deal_games, deal_hard_games
 from kosolve.model.dealt import TAROCKS
 from kosolve.tools.bench import (
     BenchError,
@@ -27,7 +28,6 @@ from kosolve.tools.bench import (
     random_announcements,
     run_bench,
 )
-from kosolve.tools.dealing import HARD_TAROCKS, deal_games, deal_hard_games
 
 
 @pytest.fixture(scope="module")

@@ -27,12 +27,12 @@ from click.testing import CliRunner  # noqa: E402
 
 from kosolve.analysis.report import Analyser, Options  # noqa: E402
 from kosolve.cli.main import cli  # noqa: E402
+from kosolve.dealing import deal_game  # noqa: E402
 from kosolve.model.cards import card_name, hand_cards, parse_card  # noqa: E402
 from kosolve.model.deal import Deal  # noqa: E402
 from kosolve.model.files import load_deal, load_dealt_file  # noqa: E402
 from kosolve.model.game import SEATS, seat_name  # noqa: E402
 from kosolve.review.judging import review  # noqa: E402
-from kosolve.tools.dealing import deal_game  # noqa: E402
 from kosolve.web.api import Service  # noqa: E402
 from kosolve.web.app import serving  # noqa: E402
 

@@ -14,13 +14,13 @@ from support import DOCS, EXAMPLES, example, without_stats
 
 from kosolve.analysis.report import Analyser, Options
 from kosolve.analysis.solving import solve
+from kosolve.dealing import deal_game, deal_games
 from kosolve.model.cards import ALL_CARDS, card_name, hand_names, mask_of, parse_card, thirds_of
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import load_deal, load_dealt_file, parse_deal
 from kosolve.model.game import SEATS, Rules, seat_name
 from kosolve.review.judging import review
-from kosolve.tools.dealing import deal_game, deal_games
 from kosolve.web.api import MAX_REQUEST_BYTES, RequestError, Service, read_request
 
 PLAY_FILES = ("ending.json", "played.json", "played-out.json", "whole-deal.json", "dealt.json")

@@ -15,6 +15,7 @@ import pytest
 from support import EXAMPLES
 
 from kosolve.analysis.report import Analyser
+from kosolve.dealing import deal_as_dealt
 from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import deal_to_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
@@ -23,7 +24,6 @@ from kosolve.model.game import SEAT_NAMES
 from kosolve.model.notation import to_notation
 from kosolve.play.bots import HeuristicBot, make_bot
 from kosolve.play.game import Decision, Game
-from kosolve.tools.dealing import deal_as_dealt
 from kosolve.web.api import RequestError, Service
 from kosolve.web.games import GameRequestError, GameTable
 

@@ -72,7 +72,7 @@ def below(rng: random.Random, n: int) -> int:
     >>> below(random.Random(1), 0)
     Traceback (most recent call last):
     ...
-    kosolve.tools.dealing.DealingError: nothing to choose from
+    kosolve.dealing.dealer.DealingError: nothing to choose from
     """
     if n < 1:
         raise DealingError("nothing to choose from")

@@ -7,11 +7,7 @@ import random
 
 import pytest
 
-from kosolve.model.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, cards_of, mask_of, parse_hand, thirds_of
-from kosolve.model.deal import Deal
-from kosolve.model.dealt import lay_away_problem, lay_aways, talon_choices
-from kosolve.model.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
-from kosolve.tools.dealing import (
+from kosolve.dealing.dealer import (
     DealingError,
     _deal_cards,
     choose_discard,
@@ -20,6 +16,10 @@ from kosolve.tools.dealing import (
     deal_games,
     random_ending,
 )
+from kosolve.model.cards import ALL_CARDS, KINGS, SUIT_MASKS, TAROCK, TRULL, cards_of, mask_of, parse_hand, thirds_of
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import lay_away_problem, lay_aways, talon_choices
+from kosolve.model.game import CONTRACTS, FOREHAND, TALON_CARDS_TAKEN, Position
 
 TAROCKS = SUIT_MASKS[TAROCK]
 DEALS = deal_games(300, seed=11)
