@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Final
 
 import click
 
-from kosolve.cli.errors import InputError, shown
+from kosolve.cli.errors import InputError, shown, switch_of
 from kosolve.cli.loading import load_viewed
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, samples_options, tt_mb_option
 from kosolve.cli.running import progress_bar
@@ -21,6 +22,15 @@ from kosolve.render.review import render_review
 from kosolve.render.text import style_for
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.worlds import NoWorldError
+
+SWITCHES: Final = {"start": "--from"}
+"""The fields of :func:`~kosolve.review.judging.review` that this command
+spells otherwise: ``start`` is ``--from``, ``from`` being Python's keyword."""
+
+
+def _switch(option: str) -> str:
+    """The switch of a review field, as an error names it."""
+    return SWITCHES.get(option) or switch_of(option)
 
 
 @click.command("review")
@@ -106,7 +116,9 @@ def review_command(
                 tt_mb=tt_mb,
                 progress=progress,
             )
-    except (ReviewError, SeatViewError, NoWorldError, AnnouncementError) as error:
+    except ReviewError as error:
+        raise InputError(f"{source_name(name)}: {error.shown(_switch)}") from None
+    except (SeatViewError, NoWorldError, AnnouncementError) as error:
         raise InputError(f"{source_name(name)}: {shown(error)}") from None
     if as_json:
         click.echo(json.dumps({"file": name, **result.to_json()}))

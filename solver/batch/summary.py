@@ -34,6 +34,7 @@ import numpy as np
 
 from kosolve.batch.runner import BatchRun, Record
 from kosolve.batch.tasks import REPORT
+from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy, best_count
 
 SUMMARY_FORMAT: Final = 1
 """The version of :meth:`Summary.to_json` (docs/batch.md)."""
@@ -140,7 +141,8 @@ def _makeable(records: Sequence[Record]) -> dict[str, dict[str, float]]:
 
 def _accuracies(records: Sequence[Record]) -> tuple[int, float | None, float | None]:
     """The reviews among ``records``, and the shares of all their judged
-    cards that were best by what the player knew and double dummy."""
+    cards that were best by what the player knew and double dummy (each
+    player's summary pooled, :func:`~kosolve.review.statistics.accuracy`)."""
     players = [
         player
         for r in records
@@ -148,12 +150,9 @@ def _accuracies(records: Sequence[Record]) -> tuple[int, float | None, float | N
         for player in summaries.values()
         if isinstance(player, Mapping)
     ]
-    judged = sum(p.get("judged", 0) for p in players)
-    if not judged:
-        return len(players) // 2, None, None
-    knew = sum(p.get("best", 0) + p.get("unlucky", 0) for p in players)
-    dd = sum(p.get("best", 0) + p.get("lucky", 0) for p in players)
-    return len(players) // 2, knew / judged, dd / judged
+    knew = accuracy((best_count(p, KNEW_BEST), p.get("judged", 0)) for p in players)
+    dd = accuracy((best_count(p, DD_BEST), p.get("judged", 0)) for p in players)
+    return len(players) // 2, knew, dd
 
 
 def summarise(records: Sequence[Record], run: BatchRun | None = None) -> Summary:

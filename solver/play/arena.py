@@ -31,7 +31,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Final
 
@@ -42,6 +42,8 @@ from kosolve.analysis.solving import DEFAULT_BUDGET_MB
 from kosolve.batch.cluster import DEFAULT_CHUNK, cluster
 from kosolve.batch.results import ResultsError, ResultsFile
 from kosolve.batch.tasks import Key
+from kosolve.dealing import deal_as_dealt
+from kosolve.model.cards import mask_of
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, Rules, Seat, seat_name
@@ -51,8 +53,8 @@ from kosolve.play.bots import Bot, make_bot
 from kosolve.play.game import Game
 from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot, Forfeit
 from kosolve.review.judging import review
+from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy
 from kosolve.sampling.odds import estimate
-from kosolve.dealing import deal_as_dealt
 
 FORFEIT_POINTS: Final = 24
 """The game points a forfeit costs the bot that forfeits (and gives the
@@ -181,26 +183,35 @@ def _points(game: Game, forfeit: dict[str, object] | None) -> tuple[int, int]:
     return game.points
 
 
-def _dd_cards(game: Game, analyser: Analyser) -> dict[str, list[int]] | None:
-    """Each seat's cards best double dummy and cards played: ``[best, cards]``."""
+Counts = dict[str, list[int]]
+"""Each seat's ``[good, counted]`` cards of a game, by seat name."""
+
+
+def _judged(
+    game: Game, analyser: Analyser, samples: int, seed: int, rules: Rules
+) -> tuple[Counts | None, Counts | None]:
+    """Each seat's judged cards of a game (a forced card, his only legal
+    one, is not judged, as in the review): ``knew``, with ``samples`` (the
+    review's worlds a card), those best by what he knew and all, and
+    ``dd``, those best double dummy and all; None where no card was
+    played.  With the review its world that was dealt gives ``dd``, so that
+    no card is solved twice; without, the post-mortem does."""
     deal = game.deal
     if deal is None or not deal.play:
-        return None
-    judged = postmortem(deal, solver=analyser.solver)
+        return None, None
+    if samples:
+        found = review(deal, taken=mask_of(game.take or ()), samples=samples, seed=seed, jobs=1, rules=rules)
+        knew = {seat_name(player.seat): list(player.tally(KNEW_BEST)) for player in found.players}
+        dd = {seat_name(player.seat): list(player.tally(DD_BEST)) for player in found.players}
+        return knew, dd
     counts = {name: [0, 0] for name in SEAT_NAMES}
-    for card in judged.cards:
-        counts[seat_name(card.player)][0] += card.loss == 0
-        counts[seat_name(card.player)][1] += 1
-    return counts
-
-
-def _knew_cards(game: Game, samples: int, seed: int, rules: Rules) -> dict[str, list[int]] | None:
-    """Each seat's judged cards best by what he knew and judged: ``[best, judged]``."""
-    file = game.dealt_file
-    if file is None or not file.play or not samples:
-        return None
-    found = review(file, samples=samples, seed=seed, jobs=1, rules=rules)
-    return {seat_name(p.seat): [p.count("best") + p.count("unlucky"), p.judged] for p in found.players}
+    position = deal.position(0)
+    for card in postmortem(deal, solver=analyser.solver).cards:
+        if len(list(position.legal_moves)) > 1:
+            counts[seat_name(card.player)][0] += card.loss == 0
+            counts[seat_name(card.player)][1] += 1
+        position.push(card.card)
+    return None, counts
 
 
 def play_deal(
@@ -224,6 +235,8 @@ def play_deal(
         # bot against itself plays the same game twice and nets 0.
         seed = bot_seed(match.seed, number)
         game, forfeit = play_game(dealt, bots, names, seed, match.rules)
+        # A forfeited game is not reviewed: its play stopped short.
+        knew, dd = _judged(game, analyser, match.review if forfeit is None else 0, seed, match.rules)
         seat_points = _points(game, forfeit)
         for seat, side in enumerate(order):
             points[side] += seat_points[seat]
@@ -233,8 +246,8 @@ def play_deal(
                 **game.to_json(),
                 "points": {seat_name(seat): seat_points[seat] for seat in SEATS},
                 "forfeit": forfeit,
-                "dd": _dd_cards(game, analyser),
-                "knew": _knew_cards(game, match.review, seed, match.rules) if forfeit is None else None,
+                "dd": dd,
+                "knew": knew,
             }
         )
     return {"deal": dealt_to_json(DealtFile(dealt)), "games": games, "points": points}
@@ -376,14 +389,6 @@ class MatchSummary:
         }
 
 
-def _share(parts: Iterable[list[int]]) -> float | None:
-    """The share of the good ones of ``[good, all]`` counts summed; None with none."""
-    good = total = 0
-    for best, count in parts:
-        good, total = good + best, total + count
-    return good / total if total else None
-
-
 def summarise(records: Sequence[dict[str, object]], match: Match) -> MatchSummary:
     """The summary of a match's records (a results file's, in any order)."""
     reports = [r["report"] for r in records if isinstance(r.get("report"), dict)]
@@ -414,8 +419,8 @@ def summarise(records: Sequence[dict[str, object]], match: Match) -> MatchSummar
             math.fsum(points[side]) / n if n else 0.0,
             wins[side],
             forfeits[side],
-            _share(counts[(side, "dd")]),
-            _share(counts[(side, "knew")]),
+            accuracy(counts[(side, "dd")]),
+            accuracy(counts[(side, "knew")]),
         )
 
     mean = 0.0 if difference is None else difference.mean

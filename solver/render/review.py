@@ -2,7 +2,7 @@
 (docs/review.md): trick by trick, every card with the worlds its player
 could not tell apart, its loss by what he knew and double dummy, and the
 verdict; then the costliest mistakes by what the player knew and each
-player's summary.  It renders a :class:`~kosolve.review.judging.Review`
+player's summary.  It renders a :class:`~kosolve.review.results.Review`
 and computes nothing itself.
 
 >>> from kosolve.model.files import load_deal
@@ -17,7 +17,7 @@ from __future__ import annotations
 from kosolve.model.cards import card_name
 from kosolve.model.game import seat_name
 from kosolve.render.text import Style, columns
-from kosolve.review.judging import CardJudgement, PlayerSummary, Review
+from kosolve.review.results import CardJudgement, PlayerSummary, Review
 
 
 def _loss(loss: float, score: bool, style: Style) -> str:

@@ -18,14 +18,16 @@ from fractions import Fraction
 import pytest
 from support import without_stats
 
+from kosolve.dealing import deal_game
 from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.game import seat_name
 from kosolve.model.view import view_of
-from kosolve.review.judging import INFER_DEPTH, CardJudgement, Review, ReviewError, review
+from kosolve.review.judging import ReviewError, review
+from kosolve.review.results import CardJudgement, Review
+from kosolve.review.worlds import INFER_DEPTH
 from kosolve.sampling.worlds import all_worlds
 from kosolve.tools import reference
-from kosolve.dealing import deal_game
 
 ENDING_TRICKS = 4
 """The tricks left where the judged cards start: small enough for the
@@ -223,7 +225,7 @@ def test_the_losses_add_up_per_player() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"start": 32}, "from: 32 leaves no card to judge"),
+        ({"start": 32}, "start: 32 leaves no card to judge"),
         ({"samples": 0}, "samples: must be at least 1"),
     ],
 )

@@ -1,0 +1,244 @@
+"""What a review found, as values with their JSON (docs/json.md, ``kosolve
+review --json``): every legal card of a decision (:class:`MoveJudgement`),
+every card of the play (:class:`CardJudgement`), each player's summary
+(:class:`PlayerSummary`) and the whole (:class:`Review`), and what they
+cost (:class:`ReviewStats`).  :mod:`~kosolve.review.judging` makes them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from kosolve.model.cards import Card, card_name
+from kosolve.model.deal import Deal
+from kosolve.model.game import SEATS, Seat, seat_name
+from kosolve.model.reprs import counted
+from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy, best_count
+
+FORMAT_VERSION: Final = 1
+"""The version of the JSON object :meth:`Review.to_json` writes (docs/json.md)."""
+VERDICTS: Final = ("best", "mistake", "unlucky", "lucky", "forced")
+"""The verdicts, in the order the summaries count them."""
+
+
+@dataclass(frozen=True)
+class ReviewStats:
+    """What a review, or one card of it, cost: the worlds solved (the dealt
+    one included), the search nodes, the time (a card's: its workers' time
+    on its worlds; the review's: the wall time)."""
+
+    worlds: int
+    nodes: int
+    ms: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"worlds": self.worlds, "nodes": self.nodes, "ms": round(self.ms, 3)}
+
+
+@dataclass(frozen=True)
+class MoveJudgement:
+    """One legal card of the mover over the worlds he could not tell apart,
+    and in the world that was dealt."""
+
+    card: Card
+    mean_thirds: float
+    """The declarer's mean final thirds after the card."""
+    p_win: float
+    """The share of the worlds in which the declarer wins after it."""
+    dd_thirds: int
+    """The declarer's final thirds after it in the world that was dealt."""
+    mean_net: float | None = None
+    """With ``score``: the declarer's mean net game points after it ..."""
+    dd_net: int | None = None
+    """... and in the world that was dealt."""
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "card": card_name(self.card),
+            "mean_thirds": _round(self.mean_thirds),
+            "p_win": _round(self.p_win),
+            "dd_thirds": self.dd_thirds,
+        }
+        if self.mean_net is not None:
+            data.update(mean_net=_round(self.mean_net), dd_net=self.dd_net)
+        return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardJudgement:
+    """One card of the play, judged by what its player knew and double dummy.
+    Losses are in thirds (net game points with ``score``), from the
+    player's side: 0 for his best card.  Made by keyword only: sixteen
+    fields by position are too easy to swap."""
+
+    index: int
+    """Its place in the play, from 0."""
+    trick: int
+    seat: Seat
+    card: Card
+    worlds: int
+    """How many worlds fit the player's view."""
+    samples: int
+    """How many of them were solved (0 for a forced card)."""
+    exact: bool
+    """Whether every world was solved: then the means are exact."""
+    seed: int
+    """The seed the worlds were drawn from (when not all were solved)."""
+    moves: tuple[MoveJudgement, ...]
+    """Every legal card, in the hand diagram's order; empty when forced."""
+    best: tuple[Card, ...]
+    """The cards best by what he knew (the best mean)."""
+    dd_best: tuple[Card, ...]
+    """The cards best double dummy."""
+    knew_loss: float
+    """How much the card lost against his best by what he knew, in mean."""
+    knew_loss_ci95: tuple[float, float] | None
+    """The 95% interval of that loss over the worlds drawn (the loss itself
+    when exact; None from a single sample)."""
+    dd_loss: int
+    verdict: str
+    stats: ReviewStats = field(default=ReviewStats(0, 0, 0.0), compare=False)
+
+    @property
+    def forced(self) -> bool:
+        return self.verdict == "forced"
+
+    def to_json(self, score: bool = False) -> dict[str, object]:
+        unit = "net" if score else "thirds"
+        return {
+            "index": self.index,
+            "trick": self.trick,
+            "seat": seat_name(self.seat),
+            "card": card_name(self.card),
+            "exact": self.exact,
+            "worlds": self.worlds,
+            "samples": self.samples,
+            "seed": self.seed,
+            "moves": [m.to_json() for m in self.moves],
+            "best": [card_name(c) for c in self.best],
+            "dd_best": [card_name(c) for c in self.dd_best],
+            f"dd_loss_{unit}": self.dd_loss,
+            f"knew_loss_{unit}": _round(self.knew_loss),
+            f"knew_loss_{unit}_ci95": None if self.knew_loss_ci95 is None else [_round(x) for x in self.knew_loss_ci95],
+            "verdict": self.verdict,
+            "stats": self.stats.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One player's cards reviewed: how many, each verdict's count, what
+    they lost by each measure, and the accuracies."""
+
+    seat: Seat
+    cards: int
+    judged: int
+    """The cards that were not forced."""
+    verdicts: tuple[tuple[str, int], ...]
+    knew_loss: float
+    dd_loss: int
+
+    def count(self, verdict: str) -> int:
+        return dict(self.verdicts)[verdict]
+
+    def tally(self, best: Sequence[str]) -> tuple[int, int]:
+        """His judged cards with one of the verdicts ``best``
+        (:data:`~kosolve.review.statistics.KNEW_BEST`, ``DD_BEST``), and
+        his judged cards: what an accuracy pools."""
+        return best_count(dict(self.verdicts), best), self.judged
+
+    @property
+    def knew_accuracy(self) -> float | None:
+        """The share of his judged cards that were best by what he knew."""
+        return accuracy([self.tally(KNEW_BEST)])
+
+    @property
+    def dd_accuracy(self) -> float | None:
+        """The share of his judged cards that were best double dummy."""
+        return accuracy([self.tally(DD_BEST)])
+
+    def to_json(self, score: bool = False) -> dict[str, object]:
+        unit = "net" if score else "thirds"
+        knew, dd = self.knew_accuracy, self.dd_accuracy
+        return {
+            "cards": self.cards,
+            "judged": self.judged,
+            **{verdict: count for verdict, count in self.verdicts},
+            f"knew_loss_{unit}": _round(self.knew_loss),
+            f"dd_loss_{unit}": self.dd_loss,
+            "knew_accuracy": None if knew is None else _round(knew),
+            "dd_accuracy": None if dd is None else _round(dd),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """The result of :func:`~kosolve.review.judging.review`."""
+
+    deal: Deal
+    start: int
+    """The first card judged."""
+    samples: int
+    seed: int
+    score: bool
+    """Whether the cards were compared by net game points."""
+    infer: float
+    """A world's weight per blunder of the other's (1: every world alike)."""
+    cards: tuple[CardJudgement, ...]
+    stats: ReviewStats = field(compare=False)
+
+    def __repr__(self) -> str:
+        exact = sum(c.exact for c in self.cards if not c.forced)
+        judged = sum(not c.forced for c in self.cards)
+        return (
+            f"<Review {self.deal.source or 'deal'}: {counted(len(self.cards), 'card')},"
+            f" {judged} judged, {exact} of them exactly>"
+        )
+
+    @property
+    def players(self) -> tuple[PlayerSummary, PlayerSummary]:
+        forehand, dealer = (self.player(seat) for seat in SEATS)
+        return forehand, dealer
+
+    def player(self, seat: Seat) -> PlayerSummary:
+        """The summary of ``seat``'s cards."""
+        mine = [c for c in self.cards if c.seat == seat]
+        return PlayerSummary(
+            seat=seat,
+            cards=len(mine),
+            judged=sum(not c.forced for c in mine),
+            verdicts=tuple((verdict, sum(c.verdict == verdict for c in mine)) for verdict in VERDICTS),
+            knew_loss=math.fsum(c.knew_loss for c in mine),
+            dd_loss=sum(c.dd_loss for c in mine),
+        )
+
+    def costliest(self, count: int = 3) -> list[CardJudgement]:
+        """The cards that lost most by what their player knew, the most
+        first (those that lost nothing left out)."""
+        lost = [c for c in self.cards if c.knew_loss > 0]
+        return sorted(lost, key=lambda c: (-c.knew_loss, c.index))[:count]
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object of ``kosolve review --json`` (docs/json.md), without the file name."""
+        return {
+            "format": FORMAT_VERSION,
+            "by": "net" if self.score else "thirds",
+            "from": self.start,
+            "samples": self.samples,
+            "seed": self.seed,
+            "infer": self.infer,
+            "cards": [c.to_json(self.score) for c in self.cards],
+            "players": {seat_name(p.seat): p.to_json(self.score) for p in self.players},
+            "costliest": [c.index for c in self.costliest()],
+            "stats": self.stats.to_json(),
+        }
+
+
+def _round(value: float) -> float:
+    return round(value, 4)
+
+
+__all__ = ["FORMAT_VERSION", "VERDICTS", "CardJudgement", "MoveJudgement", "PlayerSummary", "Review", "ReviewStats"]

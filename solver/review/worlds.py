@@ -1,0 +1,169 @@
+"""Which worlds a card of the play is judged in, and what one world says.
+
+Before card ``i`` its player saw a seat view
+(:func:`~kosolve.model.view.view_of`); every world that fits it is judged
+when there are at most ``samples`` of them, else ``samples`` drawn from the
+seed ``seed + i`` (:func:`~kosolve.sampling.worlds.sample_worlds`, the
+worlds ``kosolve odds --seed SEED+i`` draws from that view).  A decision's
+tasks are the world that was dealt, then those worlds; a worker values the
+mover's legal cards in each (:func:`judge_world`) and, with inference,
+checks the other's last :data:`INFER_DEPTH` cards in it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from kosolve.analysis.netscore import net_score
+from kosolve.analysis.report import Analyser
+from kosolve.analysis.solving import search_args, solve
+from kosolve.engine import Solver
+from kosolve.model.cards import Card, Hand, hand_cards, mask_of
+from kosolve.model.deal import Deal
+from kosolve.model.game import Position, Rules, Seat
+from kosolve.model.view import SeatView, view_of
+from kosolve.sampling.worlds import sample_worlds, world_space
+
+INFER_DEPTH: Final = 4
+"""With inference, how many of the other's last cards weigh a world."""
+
+
+@dataclass(frozen=True)
+class WorldMoves:
+    """One world's values of the mover's legal cards, in card order: the
+    declarer's final thirds and, with ``score``, his net game points."""
+
+    thirds: tuple[int, ...]
+    net: tuple[int, ...] | None
+    nodes: int
+    ms: float
+    """The time the worker took for the world."""
+    blunders: int = 0
+    """How many of the other's checked cards lost value double dummy here."""
+
+
+@dataclass(frozen=True)
+class WorldTask:
+    """One world of one decision, as a worker takes it: the world (its play
+    up to the decision), the mover's legal ``cards``, and ``checked``, the
+    indexes of the other's earlier cards whose double-dummy cost weighs the
+    world (``infer``)."""
+
+    deal: Deal
+    cards: tuple[Card, ...]
+    rules: Rules
+    score: bool
+    checked: tuple[int, ...] = ()
+
+
+def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
+    """The task for one world of one decision: each of the mover's legal
+    cards valued after the world's play, and how many of the other's
+    checked cards lost value double dummy in this world."""
+    deal, cards, rules = task.deal, task.cards, task.rules
+    started = time.perf_counter()
+    position = deal.position()
+    solver = analyser.solver
+    nodes_before = solver.stats["nodes"]
+    solution = solve(position, solver=solver, rules=rules, with_moves=True, with_line=False)
+    values = dict((m.card, m.thirds) for m in solution.moves)
+    net = None
+    score_nodes = 0
+    if task.score:
+        scores = []
+        for card in cards:
+            after = position.copy()
+            after.push(card)
+            result = net_score(
+                deal, after, rules=rules, solver=analyser.score_solver, with_points_line=False, with_line=False
+            )
+            scores.append(result.score)
+            score_nodes += result.nodes
+        net = tuple(scores)
+    blunders = sum(not _kept_value(solver, deal, index) for index in task.checked)
+    ms = (time.perf_counter() - started) * 1000
+    nodes = solver.stats["nodes"] - nodes_before + score_nodes
+    return WorldMoves(tuple(values[card] for card in cards), net, nodes, ms, blunders)
+
+
+def _kept_value(solver: Solver, deal: Deal, index: int) -> bool:
+    """Whether card ``index`` of ``deal``'s play kept the double-dummy
+    value of the position before it (a forced card always does)."""
+    before = deal.position(at=index)
+    after = before.copy()
+    after.push(deal.play[index])
+    return _final(solver, before) == _final(solver, after)
+
+
+def _final(solver: Solver, position: Position) -> int:
+    """The declarer's final thirds with best play from ``position``."""
+    if position.is_over():
+        return position.declarer_thirds()
+    return position.declarer_thirds() + solver.value(*search_args(position))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One card of the play to judge, and the worlds of its player's view."""
+
+    index: int
+    trick: int
+    seat: Seat
+    card: Card
+    legal: tuple[Card, ...]
+    view: SeatView
+    worlds: int
+    """How many worlds fit the view."""
+    samples: int
+    """How many of them are judged."""
+    seed: int
+
+    @property
+    def forced(self) -> bool:
+        return len(self.legal) == 1
+
+
+def decisions(deal: Deal, start: int, samples: int, seed: int, taken: Hand | None) -> list[Decision]:
+    """Every card of ``deal``'s play from ``start`` on, with its player's
+    view before it and how many of its worlds are judged (none for a
+    forced card); ``taken`` as :func:`~kosolve.model.view.view_of` takes it."""
+    position = deal.position(at=start)
+    found = []
+    for index in range(start, len(deal.play)):
+        seat, card = position.turn, deal.play[index]
+        legal = tuple(hand_cards(mask_of(position.legal_moves)))
+        view = view_of(deal, seat, index, taken=taken)
+        worlds = world_space(view).worlds
+        solved = 0 if len(legal) == 1 else min(worlds, samples)
+        trick = position.first_trick + len(position.move_stack) // 2
+        found.append(Decision(index, trick, seat, card, legal, view, worlds, solved, seed + index))
+        position.push(card)
+    return found
+
+
+def tasks(deal: Deal, judged: Sequence[Decision], rules: Rules, score: bool, infer: bool) -> Iterator[WorldTask]:
+    """Each decision's world that was dealt, then its worlds, as the pool
+    takes them; with ``infer``, each world checks the other's last cards."""
+    for decision in judged:
+        checked = _checked(deal, decision) if infer else ()
+        yield WorldTask(replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score)
+        for world in sample_worlds(decision.view, decision.samples, decision.seed):
+            assert isinstance(world, Deal)
+            yield WorldTask(world, decision.legal, rules, score, checked)
+
+
+def _checked(deal: Deal, decision: Decision) -> tuple[int, ...]:
+    """The indexes of the other's last :data:`INFER_DEPTH` cards before the decision."""
+    position = deal.position(at=0)
+    theirs = []
+    for index, card in enumerate(deal.play[: decision.index]):
+        if position.turn != decision.seat:
+            theirs.append(index)
+        position.push(card)
+    return tuple(theirs[-INFER_DEPTH:])
+
+
+__all__ = ["INFER_DEPTH", "Decision", "WorldMoves", "WorldTask", "decisions", "judge_world", "tasks"]
