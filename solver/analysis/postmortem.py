@@ -194,10 +194,7 @@ def postmortem(
             progress(done, total)
 
     # One walk along the play: the position before each card and after the last.
-    walk = [deal.position(at=0)]
-    for card in deal.play:
-        walk.append(walk[-1].copy())
-        walk[-1].push(card)
+    walk = list(deal.positions())
     values = []
     value = -1
     for position in walk:
@@ -223,7 +220,7 @@ def postmortem(
         if loss:
             future = before - position.declarer_thirds()
             best = tuple(hand_cards(mask_of(solver.keeping_cards(*search_args(position), value=future))))
-        trick = position.first_trick + len(position.move_stack) // 2
+        trick = position.trick_number
         net_before, net_after = nets[index], nets[index + 1]
         net_loss = sign * (net_before - net_after) if net_before is not None and net_after is not None else None
         reviews.append(

@@ -41,7 +41,7 @@ kosolve.model.deal.DealError: deal.json: hands.dealer[0]: unknown card 'H10' (di
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -58,6 +58,7 @@ from kosolve.model.game import (
     Position,
     Seat,
     seat_name,
+    trick_number_of,
 )
 from kosolve.model.jsonfile import FieldParser, FileError, seats_to_json
 from kosolve.model.quoting import describe
@@ -135,14 +136,41 @@ class Deal:
         by default).  Raises :class:`IllegalMoveError` naming the trick of
         an illegal card."""
         position = Position(self.hands, declarer=self.declarer, leader=self.leader, piles=self.piles)
-        for index, card in enumerate(self.play[:at]):
-            try:
-                position.push(card)
-            except IllegalMoveError as error:
-                raise IllegalMoveError(
-                    f"card {index + 1} ({card_name(card)}, trick {self.first_trick + index // 2}): {error}"
-                ) from None
+        for index in range(len(self.play[:at])):
+            self._push(position, index)
         return position
+
+    def positions(self, start: int = 0) -> Iterator[Position]:
+        """The position before each card of the play from card ``start``
+        on, then the position after the last card: the play pushed one card
+        at a time, where :meth:`position` of each would replay it from the
+        first card every time.  Each position is a copy of its own, kept
+        as it is when the walk goes on.
+
+        >>> from kosolve.model.files import load_deal
+        >>> deal = load_deal("examples/played.json")
+        >>> walk = list(deal.positions(5))
+        >>> [len(position.move_stack) for position in walk], [position.trick_number for position in walk]
+        ([5, 6, 7], [3, 4, 4])
+        >>> walk[-1].hands == deal.position().hands
+        True
+        """
+        position = self.position(start)
+        for index in range(len(position.move_stack), len(self.play)):
+            yield position.copy()
+            self._push(position, index)
+        yield position
+
+    def _push(self, position: Position, index: int) -> None:
+        """Play card ``index`` of the play on ``position``, an illegal card
+        named with its trick."""
+        card = self.play[index]
+        try:
+            position.push(card)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(
+                f"card {index + 1} ({card_name(card)}, trick {trick_number_of(index, self.first_trick)}): {error}"
+            ) from None
 
     @property
     def first_trick(self) -> int:
@@ -238,8 +266,7 @@ class _PlayFileParser(FieldParser):
             deal = replace(deal, laid=self.laid(data, deal))
         if "play" not in data:
             return deal
-        position = Position(hands, declarer=declarer, leader=leader, piles=piles)
-        play = self.play(data["play"], position, deal.first_trick)
+        play = self.play(data["play"], deal.position())
         return replace(deal, play=play)
 
 

@@ -43,7 +43,7 @@ from kosolve.model.announcements import Announcement, announcement_to_json
 from kosolve.model.cards import Card, Hand, card_name, hand_names, mask_of
 from kosolve.model.deal import FORMAT_VERSION, Deal, DealError
 from kosolve.model.dealt import HAND_SIZE, PERSONAL_SIZE, Dealt, Exchange, discard_problem
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TALON_SIZE, Position, Rules, Seat, seat_name
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TALON_SIZE, Rules, Seat, seat_name
 from kosolve.model.jsonfile import FieldParser
 from kosolve.model.quoting import describe
 
@@ -237,8 +237,7 @@ class _DealtParser(FieldParser):
         if exchange is None:
             raise self.error("play", "needs the exchange (the hands at trick 1 follow from it)")
         deal = file.play_deal()
-        position = Position(deal.hands, declarer=deal.declarer, leader=deal.leader, piles=deal.piles)
-        play = self.play(data["play"], position, deal.first_trick)
+        play = self.play(data["play"], deal.position())
         return DealtFile(dealt, contract, declarer, exchange, announcements, play, rules.discard, self.source)
 
 

@@ -237,6 +237,18 @@ def trick_thirds(first: Card, second: Card) -> int:
     return 3 * (CARD_VALUES[first] + CARD_VALUES[second]) - 4
 
 
+def trick_number_of(index: int, first_trick: int = 1) -> int:
+    """The number of the trick that card ``index`` (from 0) of a play falls
+    in, two cards a trick, the play starting at trick ``first_trick`` (a
+    whole game's, and a seat view's, at 1).  Every count of tricks from
+    cards played is this one.
+
+    >>> trick_number_of(0), trick_number_of(7), trick_number_of(2, first_trick=15)
+    (1, 4, 16)
+    """
+    return first_trick + index // 2
+
+
 @dataclass(frozen=True)
 class Trick:
     """One trick of a play: its ``number`` (1 to 16), the seat that
@@ -262,6 +274,23 @@ class Trick:
         return trick_thirds(*self.cards) if self.winner is not None else 0
 
 
+def trick_to_json(trick: Trick) -> dict[str, object]:
+    """A trick as an answer gives it: its number, leader, cards in play
+    order, winner (None while on the table) and the thirds it is worth to
+    him (0 while on the table).
+
+    >>> trick_to_json(Trick(15, FOREHAND, (parse_card("HK"), parse_card("I")), DEALER))
+    {'number': 15, 'leader': 'forehand', 'cards': ['HK', 'I'], 'winner': 'dealer', 'thirds': 26}
+    """
+    return {
+        "number": trick.number,
+        "leader": seat_name(trick.leader),
+        "cards": [card_name(card) for card in trick.cards],
+        "winner": None if trick.winner is None else seat_name(trick.winner),
+        "thirds": trick.thirds,
+    }
+
+
 def tricks_of(cards: Sequence[Card], leader: Seat, first_trick: int = 1) -> tuple[Trick, ...]:
     """``cards`` played from a trick boundary, ``leader`` leading the first
     trick (number ``first_trick``), grouped into tricks: the winner of each
@@ -275,7 +304,7 @@ def tricks_of(cards: Sequence[Card], leader: Seat, first_trick: int = 1) -> tupl
     tricks = []
     for start in range(0, len(cards), 2):
         pair = tuple(cards[start : start + 2])
-        number = first_trick + start // 2
+        number = trick_number_of(start, first_trick)
         if len(pair) == 1:
             tricks.append(Trick(number, leader, pair, None))
             break
@@ -359,6 +388,13 @@ class Position:
         return self.trick[0] if self.trick else NO_CARD
 
     @property
+    def trick_number(self) -> int:
+        """The number of the trick the next card falls in: the one on the
+        table, else the next to be led (one past the last when the hand is
+        over)."""
+        return trick_number_of(len(self.move_stack), self.first_trick)
+
+    @property
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
 
@@ -375,7 +411,7 @@ class Position:
         after = self.copy()
         for card in line:
             after.push(card)
-        return after.tricks[len(self.move_stack) // 2 :]
+        return after.tricks[self.trick_number - self.first_trick :]
 
     def is_over(self) -> bool:
         return not self.trick and not (self.hands[0] | self.hands[1])
@@ -453,7 +489,7 @@ class Position:
         under ``title`` (by default: the trick and who plays)."""
         if title is None:
             table = f"; {card_name(self.trick[0])} on the table" if self.trick else ""
-            title = f"trick {self.first_trick + len(self.move_stack) // 2}, the {seat_name(self.turn)} to play{table}"
+            title = f"trick {self.trick_number}, the {seat_name(self.turn)} to play{table}"
         rows: list[tuple[str, Hand, dict[str, str]]] = [(seat_name(s), self.hands[s], {}) for s in (DEALER, FOREHAND)]
         return hands_svg(rows, title)
 

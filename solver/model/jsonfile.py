@@ -263,9 +263,9 @@ class FieldParser:
             raise self.error(f"announcements[{index}].{key}", message)
         return tuple(announcements)
 
-    def play(self, value: object, position: Position, first_trick: int) -> tuple[Card, ...]:
-        """The cards of the play, each legal in turn from ``position``, which
-        they are played on."""
+    def play(self, value: object, position: Position) -> tuple[Card, ...]:
+        """The cards of the play, each legal in turn from ``position`` (a
+        deal's before its play), which they are played on."""
         items = self.card_array("play", value)
         room = position.hands[0].bit_count() + position.hands[1].bit_count()
         if len(items) > room:
@@ -273,7 +273,7 @@ class FieldParser:
         cards = [self.card(f"play[{index}]", item) for index, item in enumerate(items)]
         played: dict[Card, int] = {}
         for index, card in enumerate(cards):
-            field = f"play[{index}]: trick {first_trick + index // 2}"
+            field = f"play[{index}]: trick {position.trick_number}"
             if card in played:
                 raise self.error(field, f"{card_name(card)} was already played at play[{played[card]}]")
             try:

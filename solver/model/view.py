@@ -62,6 +62,7 @@ from kosolve.model.game import (
     as_seat,
     legal_replies,
     seat_name,
+    trick_number_of,
     tricks_of,
 )
 from kosolve.model.jsonfile import FieldParser, FileError
@@ -271,7 +272,7 @@ class _ViewParser(FieldParser):
         problem = play_problem(replace(known, play=cards))
         if problem is not None:
             index, message = problem
-            raise self.error(f"play[{index}]: trick {index // 2 + 1}", message)
+            raise self.error(f"play[{index}]: trick {trick_number_of(index)}", message)
         return cards
 
 
@@ -306,7 +307,7 @@ def play_problem(view: SeatView) -> tuple[int, str] | None:
     lies = ((view.pile, "in the viewer's pile"), (view.other_pile, "in the other's pile"))
     for index, played in enumerate(view.played()):
         card = played.card
-        trick = index // 2 + 1
+        trick = trick_number_of(index)
         mover = seat_name(played.seat)
         if card in where:
             return index, f"{card_name(card)} was already played at play[{where[card]}]"

@@ -15,7 +15,7 @@ view.json: the forehand's view; zweiblatt, declarer forehand
 from __future__ import annotations
 
 from kosolve.model.cards import ALL_CARDS, DISPLAY_ORDER, SUIT_MASKS, card_name, hand_names, mask_of, thirds_of
-from kosolve.model.game import SEATS, TRICKS_PER_GAME, seat_name
+from kosolve.model.game import SEATS, TRICKS_PER_GAME, seat_name, trick_number_of
 from kosolve.model.reprs import counted
 from kosolve.model.view import SeatView
 from kosolve.render.text import Style, columns, trick_lines
@@ -39,7 +39,7 @@ def _heading(file: str, view: SeatView) -> list[str]:
         return [f"{file}: the {me}'s view before the auction"]
     assert view.declarer is not None
     lines = [f"{file}: the {me}'s view; {view.contract}, declarer {seat_name(view.declarer)}"]
-    trick = len(view.play) // 2 + 1
+    trick = trick_number_of(len(view.play))
     mover = view.to_move
     if mover is None:
         lines.append("  the hand is over")

@@ -133,8 +133,8 @@ def _hand_lines(deal: Deal, position: Position, style: Style) -> list[str]:
     return columns(rows)
 
 
-def _situation(deal: Deal, position: Position) -> str:
-    trick = deal.first_trick + sum(position.tricks_won)
+def _situation(position: Position) -> str:
+    trick = position.trick_number
     if position.is_over():
         return "the hand is over"
     mover = seat_name(position.turn)
@@ -280,7 +280,7 @@ def render_report(file: str, report: Report, style: Style) -> str:
     position = report.position
     over = position.is_over()
     played = deal.play[:at]
-    lines = [file, f"  {deal.contract}, declarer {seat_name(deal.declarer)}; {_situation(deal, position)}"]
+    lines = [file, f"  {deal.contract}, declarer {seat_name(deal.declarer)}; {_situation(position)}"]
     if report.left_out:
         lines.append(f"  solved {_left_out(report)}")
     if not over:

@@ -65,7 +65,10 @@ def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
     checked cards lost value double dummy in this world."""
     deal, cards, rules = task.deal, task.cards, task.rules
     started = time.perf_counter()
-    position = deal.position()
+    # One walk of the world's play gives the checked cards' positions too;
+    # without them, the copies of a walk are work for nothing.
+    walk = list(deal.positions()) if task.checked else [deal.position()]
+    position = walk[-1]
     solver = analyser.solver
     nodes_before = solver.stats["nodes"]
     solution = solve(position, solver=solver, rules=rules, with_moves=True, with_line=False)
@@ -83,18 +86,15 @@ def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
             scores.append(result.score)
             score_nodes += result.nodes
         net = tuple(scores)
-    blunders = sum(not _kept_value(solver, deal, index) for index in task.checked)
+    blunders = sum(not _kept_value(solver, walk[index], walk[index + 1]) for index in task.checked)
     ms = (time.perf_counter() - started) * 1000
     nodes = solver.stats["nodes"] - nodes_before + score_nodes
     return WorldMoves(tuple(values[card] for card in cards), net, nodes, ms, blunders)
 
 
-def _kept_value(solver: Solver, deal: Deal, index: int) -> bool:
-    """Whether card ``index`` of ``deal``'s play kept the double-dummy
-    value of the position before it (a forced card always does)."""
-    before = deal.position(at=index)
-    after = before.copy()
-    after.push(deal.play[index])
+def _kept_value(solver: Solver, before: Position, after: Position) -> bool:
+    """Whether the card played from ``before`` to ``after`` kept the
+    double-dummy value (a forced card always does)."""
     return _final(solver, before) == _final(solver, after)
 
 
@@ -130,39 +130,34 @@ def decisions(deal: Deal, start: int, samples: int, seed: int, taken: Hand | Non
     """Every card of ``deal``'s play from ``start`` on, with its player's
     view before it and how many of its worlds are judged (none for a
     forced card); ``taken`` as :func:`~kosolve.model.view.view_of` takes it."""
-    position = deal.position(at=start)
     found = []
-    for index in range(start, len(deal.play)):
+    # The last position, after the play, has no card to judge.
+    for index, position in enumerate(list(deal.positions(start))[:-1], start):
         seat, card = position.turn, deal.play[index]
         legal = tuple(hand_cards(mask_of(position.legal_moves)))
         view = view_of(deal, seat, index, taken=taken)
         worlds = world_space(view).worlds
         solved = 0 if len(legal) == 1 else min(worlds, samples)
-        trick = position.first_trick + len(position.move_stack) // 2
-        found.append(Decision(index, trick, seat, card, legal, view, worlds, solved, seed + index))
-        position.push(card)
+        found.append(Decision(index, position.trick_number, seat, card, legal, view, worlds, solved, seed + index))
     return found
 
 
 def tasks(deal: Deal, judged: Sequence[Decision], rules: Rules, score: bool, infer: bool) -> Iterator[WorldTask]:
     """Each decision's world that was dealt, then its worlds, as the pool
     takes them; with ``infer``, each world checks the other's last cards."""
+    movers = [position.turn for position in deal.positions()] if infer else []
     for decision in judged:
-        checked = _checked(deal, decision) if infer else ()
+        checked = _checked(movers, decision) if infer else ()
         yield WorldTask(replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score)
         for world in sample_worlds(decision.view, decision.samples, decision.seed):
             assert isinstance(world, Deal)
             yield WorldTask(world, decision.legal, rules, score, checked)
 
 
-def _checked(deal: Deal, decision: Decision) -> tuple[int, ...]:
-    """The indexes of the other's last :data:`INFER_DEPTH` cards before the decision."""
-    position = deal.position(at=0)
-    theirs = []
-    for index, card in enumerate(deal.play[: decision.index]):
-        if position.turn != decision.seat:
-            theirs.append(index)
-        position.push(card)
+def _checked(movers: Sequence[Seat], decision: Decision) -> tuple[int, ...]:
+    """The indexes of the other's last :data:`INFER_DEPTH` cards before the
+    decision, ``movers`` the seat to play before each card."""
+    theirs = [index for index in range(decision.index) if movers[index] != decision.seat]
     return tuple(theirs[-INFER_DEPTH:])
 
 

@@ -41,14 +41,14 @@ from kosolve.model.cards import (
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.files import parse_deal
-from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, IllegalMoveError, Rules, Trick, seat_name
+from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, IllegalMoveError, Rules, seat_name, trick_to_json
 from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.notation import notation_json, to_notation
 from kosolve.model.quoting import describe, member
 from kosolve.model.view import SeatViewError
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.odds import DEFAULT_SAMPLES
-from kosolve.web.games import DEFAULT_BOT, GameRequestError, GameTable
+from kosolve.web.games import DEFAULT_BOT, MAX_SEED, GameRequestError, GameTable
 
 API_VERSION: Final = 1
 """The version of the API (docs/web.md): in every path (``/api/v1/...``)
@@ -66,8 +66,6 @@ slowest exchange table of the benchmark's (2.3 s; half a second in median,
 docs/benchmarks.md), and a review takes less than a second."""
 DEAL_SOURCE: Final = "deal"
 """How a message names the deal of a request: ``deal: play[3]: ...``."""
-MAX_SEED: Final = 2**63
-"""Seeds of random deals are below this."""
 
 T = TypeVar("T")
 
@@ -137,7 +135,7 @@ def _typed(request: Mapping[str, object], key: str, kind: type[T], what: str, de
 
 
 def _seed(value: object, field: str) -> int | None:
-    """A request's seed: None when not given, else an integer below :data:`MAX_SEED`."""
+    """A request's seed: None when not given, else an integer below :data:`~kosolve.web.games.MAX_SEED`."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_SEED:
@@ -182,18 +180,6 @@ def _deal(data: Mapping[str, object], rules: Rules) -> Deal:
         raise RequestError(str(error)) from None
 
 
-def _trick_json(trick: Trick) -> dict[str, object]:
-    """A trick as the page draws it: its number, leader, cards in play order,
-    winner (None while on the table) and the thirds it is worth to him."""
-    return {
-        "number": trick.number,
-        "leader": seat_name(trick.leader),
-        "cards": [card_name(card) for card in trick.cards],
-        "winner": None if trick.winner is None else seat_name(trick.winner),
-        "thirds": trick.thirds,
-    }
-
-
 def view_of(report: Report) -> dict[str, object]:
     """What the page draws of ``report``'s position besides the report: the
     hands by suit in the order a player reads them (tarocks first, in rank
@@ -210,7 +196,7 @@ def view_of(report: Report) -> dict[str, object]:
         "declarer": seat_name(deal.declarer),
         "to_move": None if over else seat_name(position.turn),
         "over": over,
-        "trick": None if over else deal.first_trick + sum(position.tricks_won),
+        "trick": None if over else position.trick_number,
         "first_trick": deal.first_trick,
         "piles_known": deal.piles is not None,
         "play": [card_name(card) for card in played],
@@ -222,8 +208,8 @@ def view_of(report: Report) -> dict[str, object]:
             for seat in SEATS
         },
         "table": None if not position.trick else {"by": seat_name(position.leader), "card": card_name(position.led)},
-        "tricks": [_trick_json(trick) for trick in position.tricks if trick.winner is not None],
-        "line": [_trick_json(trick) for trick in position.line_tricks(solution.line)],
+        "tricks": [trick_to_json(trick) for trick in position.tricks if trick.winner is not None],
+        "line": [trick_to_json(trick) for trick in position.line_tricks(solution.line)],
         "counted": {
             seat_name(seat): {
                 "thirds": (thirds_of(deal.piles[seat]) if deal.piles is not None else 0) + position.trick_thirds[seat],
