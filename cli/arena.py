@@ -17,8 +17,9 @@ from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
 from kosolve.model.jsonfile import FileError
 from kosolve.model.quoting import source_name
-from kosolve.play.arena import Match, MatchSummary, dealer_deal, file_deals, make_player, run_match, summarise
-from kosolve.play.bots import BotSpecError
+from kosolve.play.arena import Match, MatchSummary, dealer_deal, file_deals, run_match, summarise
+from kosolve.play.bots import make_bot
+from kosolve.play.player import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
 
 
@@ -144,7 +145,7 @@ def arena_command(
         raise click.UsageError("--jobs runs on this machine, --dask on a cluster: give one")
     try:
         for spec in (a, b):
-            make_player(spec, rules, move_time).close()
+            make_bot(spec, rules, move_time=move_time).close()
     except BotSpecError as error:
         raise InputError(str(error)) from None
     source, deals = _deals(given, seed, rules)

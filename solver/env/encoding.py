@@ -64,7 +64,7 @@ def _played(knows: Knowledge, seat: int) -> Hand:
 def _hand(knows: Knowledge, kind: str) -> Bits:
     """The seat's cards still held."""
     view = knows.seat_view
-    hand = knows.hand if view is None else view.hand
+    hand = knows.auction.hand if view is None else view.hand
     return _bits(hand & ~_played(knows, knows.seat))
 
 
@@ -72,14 +72,14 @@ def _pile(knows: Knowledge, kind: str) -> Bits:
     """The seat's pile at trick 1: its discards and its lay-away, or as
     defender the talon cards left to it."""
     view = knows.seat_view
-    return _bits(knows.discards | (knows.lay_away or 0) if view is None else view.pile)
+    return _bits(knows.auction.pile | (knows.lay_away or 0) if view is None else view.pile)
 
 
 def _other_pile(knows: Knowledge, kind: str) -> Bits:
     """The other's cards the seat has seen: his tarocks laid away face up,
     and the talon cards left to him or taken by him."""
     view = knows.seat_view
-    return _bits(knows.other_face_up if view is None else view.other_pile | view.other_holds)
+    return _bits(knows.auction.other_pile if view is None else view.other_pile | view.other_holds)
 
 
 def _talon(knows: Knowledge, kind: str) -> Bits:

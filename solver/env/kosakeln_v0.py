@@ -53,7 +53,7 @@ from kosolve.env.encoding import (
 )
 from kosolve.model.cards import hand_names, mask_of
 from kosolve.model.game import SEAT_NAMES
-from kosolve.play.game import Game
+from kosolve.play.game import ChoiceError, Game
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped environment so
@@ -134,15 +134,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
             return
         game = self.game
         assert game is not None
-        options = game.decision().options
         # int() would take 1.7, "1" or True as an option's index.
         if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
             raise TypeError(f"an action is an int, the index of an option, not {type(action).__name__}")
-        choice = int(action)
-        if not 0 <= choice < len(options):
-            raise ValueError(f"action {choice} is masked out: the {agent} has {len(options)} options")
+        try:
+            game.choose(int(action))
+        except ChoiceError as error:
+            raise ValueError(f"action {error.choice} is masked out: the {agent} has {error.options} options") from None
         self._cumulative_rewards[agent] = 0
-        game.choose(choice)
         if game.over:
             self._finish()
         else:

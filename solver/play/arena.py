@@ -14,14 +14,16 @@ the match is the same for any number of jobs.
 
 A bot that breaks the protocol, or raises, **forfeits** that game: it is
 scored :data:`FORFEIT_POINTS` game points to the other, the record says
-who, which bot and why, and the match goes on.
+who, which bot and why, and the match goes on.  A deal's record is a
+:class:`DealRecord` of two :class:`GameRecord`; the results file keeps
+their JSON.
 
 >>> import random
 >>> from kosolve.dealing import deal_as_dealt
 >>> match = Match("heuristic", "random", seed=1)
->>> record = play_deal(match, deal_as_dealt(random.Random(5)), 1)
->>> [game["bots"]["forehand"] for game in record["games"]], sorted(record["points"])
-(['heuristic', 'random'], ['a', 'b'])
+>>> record = DealRecord.from_json(play_deal(match, deal_as_dealt(random.Random(5)), 1))
+>>> [game.bots for game in record.games]
+[('heuristic', 'random'), ('random', 'heuristic')]
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Final
+from types import TracebackType
+from typing import Any, Final
 
 from kosolve.analysis.pool import WorkerPool, worker_analyser
 from kosolve.analysis.postmortem import postmortem
@@ -49,9 +52,10 @@ from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, Rules, Seat, seat_name
 from kosolve.model.jsonfile import parse_json
 from kosolve.model.quoting import source_name
-from kosolve.play.bots import Bot, make_bot
+from kosolve.play.bots import make_bot
 from kosolve.play.game import Game
-from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot, Forfeit
+from kosolve.play.player import Bot, Forfeit, ask
+from kosolve.play.protocol import DEFAULT_MOVE_TIME
 from kosolve.review.judging import review
 from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy
 from kosolve.sampling.odds import estimate
@@ -70,11 +74,11 @@ is refused on resume, its games being of other seeds."""
 
 @dataclass(frozen=True)
 class Match:
-    """What a match plays: bots ``a`` and ``b`` (specs, :func:`make_player`),
-    the seed of the deals and of the bots, where the deals come from
-    (``source``: ``"dealer"`` or a file's name), the rules, the time a
-    protocol bot has for a decision, and the worlds a card of the review
-    by what each player knew (0: no review)."""
+    """What a match plays: bots ``a`` and ``b`` (specs,
+    :func:`~kosolve.play.bots.make_bot`), the seed of the deals and of the
+    bots, where the deals come from (``source``: ``"dealer"`` or a file's
+    name), the rules, the time a protocol bot has for a decision, and the
+    worlds a card of the review by what each player knew (0: no review)."""
 
     a: str
     b: str
@@ -92,14 +96,6 @@ class Match:
         return self.a if side == "a" else self.b
 
 
-def make_player(spec: str, rules: Rules = DEFAULT_RULES, move_time: float = DEFAULT_MOVE_TIME) -> Bot:
-    """The bot a spec names: one of :data:`~kosolve.play.bots.BOTS`, or
-    ``exec:COMMAND ARGS`` for a program that speaks the protocol."""
-    if spec.startswith(EXEC_PREFIX):
-        return ExecBot(spec[len(EXEC_PREFIX) :], move_time)
-    return make_bot(spec, rules)
-
-
 def dealer_deal(seed: int, number: int) -> Dealt:
     """Deal ``number`` (from 1) of a match from the realistic dealer."""
     return deal_as_dealt(random.Random(seed * 1_000_003 + number))
@@ -114,38 +110,72 @@ def bot_seed(seed: int, number: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-_PLAYERS: dict[str, dict[str, Bot]] = {}
-"""This process's bots, by the match they play: a protocol bot is started
-once a match and a worker, not once a game."""
+class Players:
+    """The bots of the match being played, made on first use and kept from
+    deal to deal (a protocol bot is started once, not once a game), each
+    that searches with the caller's analyser; the bots of another match,
+    or of another analyser, replace them, closed.  As a context manager
+    it closes its bots at the end: a protocol bot's process stops, with
+    everything it started."""
 
+    def __init__(self) -> None:
+        self._key: tuple[str, Analyser | None] | None = None
+        self._bots: dict[str, Bot] = {}
 
-def _players(match: Match, cache: dict[str, dict[str, Bot]] = _PLAYERS) -> dict[str, Bot]:
-    """The bots of ``match`` in ``cache`` (this process's by default), made
-    on first use; the bots of another match there are closed."""
-    key = json.dumps(match.to_json(), sort_keys=True)
-    players = cache.get(key)
-    if players is None:
-        close_players(cache)
-        players = cache[key] = {side: make_player(match.spec(side), match.rules, match.move_time) for side in SIDES}
-    return players
+    def of(self, match: Match, analyser: Analyser | None = None) -> dict[str, Bot]:
+        """The bots of ``match`` by side, searching with ``analyser``'s tables."""
+        key = (json.dumps(match.to_json(), sort_keys=True), analyser)
+        if key != self._key:
+            self.close()
+            self._bots = {side: make_bot(match.spec(side), match.rules, analyser, match.move_time) for side in SIDES}
+            self._key = key
+        return self._bots
 
-
-def close_players(cache: dict[str, dict[str, Bot]] = _PLAYERS) -> None:
-    """Close the bots in ``cache`` (this process's by default): a protocol
-    bot's process stops, with everything it started."""
-    for players in cache.values():
-        for bot in players.values():
+    def close(self) -> None:
+        """Close the bots."""
+        for bot in self._bots.values():
             bot.close()
-    cache.clear()
+        self._bots, self._key = {}, None
+
+    def __enter__(self) -> Players:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+PLAYERS: Final = Players()
+"""This process's bots: those of a match played here, and in each worker
+process of ``--jobs`` (a worker's stop with it, their keeper:
+:mod:`kosolve.play.protocol`)."""
+
+
+@dataclass(frozen=True)
+class Forfeited:
+    """A game a bot forfeited: its seat, its spec and why."""
+
+    seat: Seat
+    bot: str
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": seat_name(self.seat), "bot": self.bot, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Forfeited:
+        return cls(SEAT_NAMES.index(data["seat"]), data["bot"], data["reason"])
 
 
 def play_game(
     dealt: Dealt, bots: tuple[Bot, Bot], names: tuple[str, str], seed: int, rules: Rules = DEFAULT_RULES
-) -> tuple[Game, dict[str, object] | None]:
-    """One game of ``dealt`` between ``bots`` (the forehand's first), each
-    started with ``seed``; the game and its forfeit (None when none)."""
+) -> tuple[Game, Forfeited | None]:
+    """One game of ``dealt`` between ``bots`` (the forehand's first, named
+    ``names``), each started with ``seed``; the game and its forfeit (None
+    when none)."""
     game = Game(dealt, rules)
-    forfeit: dict[str, object] | None = None
+    forfeit: Forfeited | None = None
     seat: Seat = 0
     try:
         for seat in SEATS:
@@ -153,18 +183,14 @@ def play_game(
         while not game.over:
             decision = game.decision()
             seat = decision.seat
-            bot = bots[seat]
-            choice = bot.decide(decision, game if bot.omniscient else None)
-            if not 0 <= choice < len(decision.options):
-                raise Forfeit(f"choice {choice} of {len(decision.options)} options")
-            move = game.choose(choice)
+            move = ask(bots[seat], decision, game)
             # A notice the other does not take in is the other's forfeit.
             seat = 1 - seat
             bots[seat].observe(move)
     except Forfeit as error:
-        forfeit = {"seat": seat_name(seat), "bot": names[seat], "reason": error.reason}
+        forfeit = Forfeited(seat, names[seat], error.reason)
     except Exception as error:  # a bot's own bug forfeits its game; the match goes on
-        forfeit = {"seat": seat_name(seat), "bot": names[seat], "reason": f"{type(error).__name__}: {error}"}
+        forfeit = Forfeited(seat, names[seat], f"{type(error).__name__}: {error}")
     if forfeit is None:
         totals = game.totals_json()
         for bot in bots:
@@ -174,12 +200,11 @@ def play_game(
     return game, forfeit
 
 
-def _points(game: Game, forfeit: dict[str, object] | None) -> tuple[int, int]:
+def _points(game: Game, forfeit: Forfeited | None) -> tuple[int, int]:
     """Each seat's game points: the settlement's, 0 when both passed, and
     :data:`FORFEIT_POINTS` against the seat that forfeited."""
     if forfeit is not None:
-        loser = SEAT_NAMES.index(str(forfeit["seat"]))
-        return (-FORFEIT_POINTS, FORFEIT_POINTS) if loser == 0 else (FORFEIT_POINTS, -FORFEIT_POINTS)
+        return (-FORFEIT_POINTS, FORFEIT_POINTS) if forfeit.seat == 0 else (FORFEIT_POINTS, -FORFEIT_POINTS)
     return game.points
 
 
@@ -214,18 +239,81 @@ def _judged(
     return None, counts
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a deal's record (docs/arena.md): the bots by seat (the
+    forehand's first), the game's own record
+    (:meth:`~kosolve.play.game.Game.to_json`: every decision, the
+    settlement), each seat's game points, the forfeit, and each seat's
+    judged cards double dummy (``dd``) and by what he knew (``knew``)."""
+
+    bots: tuple[str, str]
+    game: Mapping[str, object]
+    points: tuple[int, int]
+    forfeit: Forfeited | None
+    dd: Counts | None
+    knew: Counts | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "bots": dict(zip(SEAT_NAMES, self.bots, strict=True)),
+            **self.game,
+            "points": dict(zip(SEAT_NAMES, self.points, strict=True)),
+            "forfeit": None if self.forfeit is None else self.forfeit.to_json(),
+            "dd": self.dd,
+            "knew": self.knew,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        own = ("bots", "points", "forfeit", "dd", "knew")
+        forfeit = data.get("forfeit")
+        return cls(
+            (data["bots"][SEAT_NAMES[0]], data["bots"][SEAT_NAMES[1]]),
+            {key: value for key, value in data.items() if key not in own},
+            (data["points"][SEAT_NAMES[0]], data["points"][SEAT_NAMES[1]]),
+            None if forfeit is None else Forfeited.from_json(forfeit),
+            data.get("dd"),
+            data.get("knew"),
+        )
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A deal's record: the deal as dealt (its JSON), both games (A as the
+    forehand first) and each bot's game points over the two (A's first)."""
+
+    deal: Mapping[str, object]
+    games: tuple[GameRecord, GameRecord]
+    points: tuple[int, int]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "deal": self.deal,
+            "games": [game.to_json() for game in self.games],
+            "points": dict(zip(SIDES, self.points, strict=True)),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DealRecord:
+        first, second = (GameRecord.from_json(game) for game in data["games"])
+        return cls(data["deal"], (first, second), (data["points"]["a"], data["points"]["b"]))
+
+
 def play_deal(
     match: Match,
     dealt: Dealt,
     number: int,
     analyser: Analyser | None = None,
-    players: dict[str, Bot] | None = None,
+    players: Mapping[str, Bot] | None = None,
 ) -> dict[str, object]:
-    """The record of deal ``number``: both games and each bot's points,
-    played by ``players`` (by side; this process's bots of the match by
+    """The record of deal ``number`` as the results file keeps it
+    (:meth:`DealRecord.to_json`): both games and each bot's points, played
+    by ``players`` (by side; this process's bots of the match by default,
+    searching with ``analyser``'s tables, this process's analyser by
     default)."""
-    analyser = analyser or Analyser()
-    players = players or _players(match)
+    analyser = analyser or worker_analyser()
+    players = players or PLAYERS.of(match, analyser)
     games = []
     points = {side: 0 for side in SIDES}
     for order in (SIDES, SIDES[::-1]):
@@ -240,21 +328,13 @@ def play_deal(
         seat_points = _points(game, forfeit)
         for seat, side in enumerate(order):
             points[side] += seat_points[seat]
-        games.append(
-            {
-                "bots": {seat_name(seat): names[seat] for seat in SEATS},
-                **game.to_json(),
-                "points": {seat_name(seat): seat_points[seat] for seat in SEATS},
-                "forfeit": forfeit,
-                "dd": dd,
-                "knew": knew,
-            }
-        )
-    return {"deal": dealt_to_json(DealtFile(dealt)), "games": games, "points": points}
+        games.append(GameRecord(names, game.to_json(), seat_points, forfeit, dd, knew))
+    first, second = games
+    return DealRecord(dealt_to_json(DealtFile(dealt)), (first, second), (points["a"], points["b"])).to_json()
 
 
 def _record(
-    analyser: Analyser, item: tuple[Match, Dealt, int], players: dict[str, Bot] | None = None
+    analyser: Analyser, item: tuple[Match, Dealt, int], players: Mapping[str, Bot] | None = None
 ) -> dict[str, object]:
     """The results file's line for one deal: its number, its digest, its record."""
     match, dealt, number = item
@@ -268,11 +348,8 @@ def play_chunk(items: list[tuple[Match, Dealt, int]], tt_mb: float) -> list[dict
     end: a worker runs chunks in several threads at once, and outlives the
     match."""
     analyser = worker_analyser(tt_mb)
-    cache: dict[str, dict[str, Bot]] = {}
-    try:
-        return [_record(analyser, item, _players(item[0], cache)) for item in items]
-    finally:
-        close_players(cache)
+    with Players() as players:
+        return [_record(analyser, item, players.of(item[0], analyser)) for item in items]
 
 
 def deal_digest(dealt: Dealt) -> str:
@@ -327,7 +404,7 @@ def run_match(
         # With one job the bots play in this process: they stop at the end,
         # interrupted or not.  A worker's stop with it, however it ends
         # (their keeper: kosolve.play.protocol).
-        stack.callback(close_players)
+        stack.enter_context(PLAYERS)
         if dask is None:
             pool = stack.enter_context(WorkerPool(jobs, tt_mb, items=len(todo)))
             lines: Iterator[dict[str, object]] = (line for _, line in pool.imap_unordered(_record, todo))
@@ -389,25 +466,22 @@ class MatchSummary:
         }
 
 
-def summarise(records: Sequence[dict[str, object]], match: Match) -> MatchSummary:
+def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummary:
     """The summary of a match's records (a results file's, in any order)."""
-    reports = [r["report"] for r in records if isinstance(r.get("report"), dict)]
+    deals = [DealRecord.from_json(r["report"]) for r in records if isinstance(r.get("report"), dict)]
     points: dict[str, list[int]] = {side: [] for side in SIDES}
     counts: dict[tuple[str, str], list[list[int]]] = {(side, key): [] for side in SIDES for key in ("dd", "knew")}
     forfeits = {side: 0 for side in SIDES}
-    for report in reports:
-        assert isinstance(report, dict)
-        for side in SIDES:
-            points[side].append(report["points"][side])
-        for index, game in enumerate(report["games"]):
-            order = SIDES if index == 0 else SIDES[::-1]
-            forfeit = game.get("forfeit")
-            if forfeit is not None:
-                forfeits[order[SEAT_NAMES.index(forfeit["seat"])]] += 1
-            for key in ("dd", "knew"):
-                if game.get(key):
+    for deal in deals:
+        for side, scored in zip(SIDES, deal.points, strict=True):
+            points[side].append(scored)
+        for order, game in zip((SIDES, SIDES[::-1]), deal.games, strict=True):
+            if game.forfeit is not None:
+                forfeits[order[game.forfeit.seat]] += 1
+            for key, judged in (("dd", game.dd), ("knew", game.knew)):
+                if judged:
                     for seat, side in zip(SEAT_NAMES, order, strict=True):
-                        counts[(side, key)].append(game[key][seat])
+                        counts[(side, key)].append(judged[seat])
     diffs = [a - b for a, b in zip(points["a"], points["b"], strict=True)]
     n = len(diffs)
     difference = estimate(diffs, exact=False) if n else None
@@ -430,13 +504,16 @@ def summarise(records: Sequence[dict[str, object]], match: Match) -> MatchSummar
 
 __all__ = [
     "FORFEIT_POINTS",
+    "PLAYERS",
     "BotSummary",
+    "DealRecord",
+    "Forfeited",
+    "GameRecord",
     "Match",
     "MatchSummary",
-    "close_players",
+    "Players",
     "dealer_deal",
     "file_deals",
-    "make_player",
     "play_chunk",
     "play_deal",
     "play_game",

@@ -1,10 +1,12 @@
 """Bots: players that take every decision of a game (:mod:`kosolve.play.game`)
 from what their seat knows.
 
-A bot is a :class:`Bot`: :meth:`Bot.start` at each game with its seed,
-:meth:`Bot.decide` for each decision (the index of its option), :meth:`Bot.close`
-at the end of a match.  Four come with kosolve (docs/bots.md), named by a
-spec, with options after a colon (:func:`make_bot`):
+A bot is a :class:`~kosolve.play.player.Bot`: ``start`` at each game
+with its seed, ``decide`` for each decision (the index of its option),
+``close`` at the end of a match; :func:`~kosolve.play.player.ask` asks it.
+Four come with kosolve (docs/bots.md), named by a spec, with options after
+a colon, and ``exec:COMMAND ARGS`` names a program that speaks the
+protocol (:mod:`~kosolve.play.protocol`); :func:`make_bot` makes any:
 
 - ``random``: uniform over the legal options, from its seed;
 - ``heuristic``: a club player's rules of thumb;
@@ -15,14 +17,15 @@ spec, with options after a colon (:func:`make_bot`):
   opponent.
 
 A bot decides from :class:`~kosolve.play.game.Knowledge` alone; only a bot
-whose :attr:`Bot.omniscient` is true is also shown the game.
+whose ``omniscient`` is true is also shown the game.
 
 >>> import random
 >>> from kosolve.play.game import Game
+>>> from kosolve.play.player import ask
 >>> from kosolve.dealing import deal_as_dealt
 >>> game, bot = Game(deal_as_dealt(random.Random(3))), make_bot("heuristic")
 >>> bot.start(7)
->>> game.decision().options[bot.decide(game.decision())]
+>>> ask(bot, game.decision(), game).option
 'dreiblatt'
 """
 
@@ -31,7 +34,7 @@ from __future__ import annotations
 import collections
 import random
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Final
+from typing import Final
 
 from kosolve.analysis.exchange import ExchangeRow, declarer_rows
 from kosolve.analysis.par import par
@@ -39,57 +42,18 @@ from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import solve
 from kosolve.dealing import bid, choose_exchange, hand_strength
 from kosolve.model.auction import HOLD, PASS
-from kosolve.model.cards import (
-    ALL_CARDS,
-    CARD_VALUES,
-    KINGS,
-    PAGAT,
-    SUIT_MASKS,
-    TAROCK,
-    Card,
-    Hand,
-    cards_of,
-    mask_of,
-    suit_of,
-)
-from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, Dealt
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, TALON_SIZE, Rules, Seat, reply_wins
+from kosolve.model.cards import CARD_VALUES, KINGS, PAGAT, SUIT_MASKS, TAROCK, Card, Hand, mask_of, suit_of
+from kosolve.model.dealt import Dealt
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Rules, Seat, reply_wins
 from kosolve.model.scoring import game_item
-from kosolve.model.view import FACE_DOWN, SeatView
-from kosolve.play.game import Decision, Game, Knowledge, Move
-from kosolve.sampling.worlds import sample_worlds
+from kosolve.model.view import SeatView
+from kosolve.play.game import Decision, Game, Knowledge, Option
+from kosolve.play.player import Bot, BotSpecError
+from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot
+from kosolve.sampling.worlds import random_worlds, sample_worlds
 
 LEAST_STRENGTH: Final = 12.0
 """The heuristic bot passes with a hand weaker than this (:func:`~kosolve.dealing.hand_strength`)."""
-
-
-class BotSpecError(ValueError):
-    """A bot spec that names no bot, or an option it does not take."""
-
-
-class Bot:
-    """The interface every bot implements; subclass it for one of your own."""
-
-    name: str = "bot"
-    omniscient: ClassVar[bool] = False
-    """Whether the bot is shown the whole game (the ``dd`` bot only)."""
-
-    def start(self, seed: int, seat: Seat = 0) -> None:
-        """A new game starts, the bot in ``seat``; ``seed`` makes its
-        choices repeatable."""
-
-    def decide(self, decision: Decision, game: Game | None = None) -> int:
-        """The index of the option it takes; ``game`` only for an omniscient bot."""
-        raise NotImplementedError
-
-    def observe(self, move: Move) -> None:
-        """The other seat took a decision."""
-
-    def end(self, totals: dict[str, int] | None) -> None:
-        """The game is over: each seat's game points (None when both passed)."""
-
-    def close(self) -> None:
-        """The match is over."""
 
 
 class RandomBot(Bot):
@@ -107,7 +71,39 @@ class RandomBot(Bot):
         return self.rng.randrange(len(decision.options))
 
 
-class SeatBot(Bot):
+class KindBot(Bot):
+    """A bot with a method a kind of decision
+    (:data:`~kosolve.play.game.KINDS`), each giving the option it takes:
+    the one place the bundled bots branch on a decision's kind.  It
+    announces nothing (``done``)."""
+
+    def decide(self, decision: Decision, game: Game | None = None) -> int:
+        choose = {
+            "bid": self._bid,
+            "announce": self._announce,
+            "take": self._take,
+            "lay_away": self._lay_away,
+            "play": self._play,
+        }[decision.kind]
+        return _index(decision.options, choose(decision, game))
+
+    def _bid(self, decision: Decision, game: Game | None) -> Option:
+        raise NotImplementedError
+
+    def _announce(self, decision: Decision, game: Game | None) -> Option:
+        return decision.options[0]
+
+    def _take(self, decision: Decision, game: Game | None) -> Option:
+        raise NotImplementedError
+
+    def _lay_away(self, decision: Decision, game: Game | None) -> Option:
+        raise NotImplementedError
+
+    def _play(self, decision: Decision, game: Game | None) -> Option:
+        raise NotImplementedError
+
+
+class SeatBot(KindBot):
     """A bot that decides from its seat in three parts: its call
     (:meth:`_call`), its talon choice with the lay-away it plans for it
     (:meth:`_exchange`) and its card (:meth:`_card`); it announces nothing."""
@@ -118,20 +114,21 @@ class SeatBot(Bot):
     def start(self, seed: int, seat: Seat = 0) -> None:
         self._planned = None
 
-    def decide(self, decision: Decision, game: Game | None = None) -> int:
-        knows = decision.knowledge
-        options = decision.options
-        if decision.kind == "bid":
-            return _index(options, self._call(knows, options))
-        if decision.kind == "announce":
-            return 0
-        if decision.kind == "take":
-            take, self._planned = self._exchange(knows, options)
-            return _index(options, take)
-        if decision.kind == "lay_away":
-            return _index(options, self._planned) if self._planned in options else 0
-        assert knows.seat_view is not None
-        return _index(options, self._card(knows.seat_view, [c for c in options if isinstance(c, int)]))
+    def _bid(self, decision: Decision, game: Game | None) -> Option:
+        return self._call(decision.knowledge, decision.options)
+
+    def _take(self, decision: Decision, game: Game | None) -> Option:
+        take, self._planned = self._exchange(decision.knowledge, decision.options)
+        return take
+
+    def _lay_away(self, decision: Decision, game: Game | None) -> Option:
+        planned, options = self._planned, decision.options
+        return planned if planned is not None and planned in options else options[0]
+
+    def _play(self, decision: Decision, game: Game | None) -> Option:
+        view = decision.knowledge.seat_view
+        assert view is not None
+        return self._card(view, [c for c in decision.options if isinstance(c, int)])
 
     def _call(self, knows: Knowledge, options: Sequence[object]) -> str:
         raise NotImplementedError
@@ -159,13 +156,13 @@ class HeuristicBot(SeatBot):
     def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
         """The realistic dealer's exchange (:func:`~kosolve.dealing.choose_exchange`)."""
         assert knows.contract is not None and knows.talon is not None
-        exchange = choose_exchange(knows.hand, knows.contract, knows.talon, self.rng)
+        exchange = choose_exchange(knows.auction.hand, knows.contract, knows.talon, self.rng)
         return exchange.take, exchange.lay_away
 
     def _call(self, knows: Knowledge, options: Sequence[object]) -> str:
         """Bid up to the contract the hand's strength is worth, no higher
         than needed; hold when that contract is standing; else pass."""
-        strength = hand_strength(knows.hand)
+        strength = hand_strength(knows.auction.hand)
         if strength < LEAST_STRENGTH:
             return PASS
         limit = CONTRACTS.index(bid(strength))
@@ -254,35 +251,15 @@ class PimcBot(SeatBot):
         self.seed = seed
         self._contracts = None
 
-    def _worlds_before_play(self, knows: Knowledge, count: int, salt: int) -> list[Dealt]:
-        """Deals as dealt that fit what the seat knows before the play, each
-        equally likely: the other's face-down discards drawn from the unseen
-        plain cards (no kings), then the talon, as seen or drawn from what
-        is left (as many talons are left after any discards, so the two
-        draws in turn are uniform over the worlds)."""
-        rng = random.Random(self.seed * 1_000_003 + salt)
-        me, other = knows.seat, 1 - knows.seat
-        unseen = ALL_CARDS & ~knows.hand & ~knows.discards & ~mask_of(knows.talon or ())
+    def _worlds(self, knows: Knowledge, salt: int) -> list[Dealt]:
+        """``auction`` worlds of what the seat knows before the play, from
+        its seed and ``salt``: deals as dealt, the talon as exposed or
+        unseen (:func:`~kosolve.sampling.worlds.random_worlds`)."""
+        seed = self.seed * 1_000_003 + salt
         worlds = []
-        for _ in range(count):
-            rest = unseen & ~knows.other_face_up
-            down = sorted(cards_of(rest & FACE_DOWN))
-            laid = knows.other_face_up | mask_of(rng.sample(down, DISCARD_SIZE - knows.other_face_up.bit_count()))
-            rest &= ~laid
-            talon = knows.talon
-            if talon is None:
-                talon = tuple(rng.sample(sorted(cards_of(rest)), TALON_SIZE))
-            held = rest & ~mask_of(talon)
-            hands, discards = [0, 0], [0, 0]
-            personal = [0, 0]
-            for seat, cards, pile in ((me, knows.hand, knows.discards), (other, held, laid)):
-                low = sorted(cards_of(cards))[:PERSONAL_SIZE]
-                personal[seat] = mask_of(low)
-                hands[seat] = cards & ~personal[seat] | pile
-                discards[seat] = pile
-            worlds.append(
-                Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
-            )
+        for world in random_worlds(knows.auction, self.auction, seed, knows.talon):
+            assert isinstance(world, Dealt)
+            worlds.append(world)
         return worlds
 
     def _contract_means(self, knows: Knowledge) -> dict[str, float]:
@@ -291,7 +268,7 @@ class PimcBot(SeatBot):
         if self._contracts is None:
             analyser = self._solver_analyser()
             totals = collections.Counter[str]()
-            worlds = self._worlds_before_play(knows, self.auction, 1)
+            worlds = self._worlds(knows, 1)
             for world in worlds:
                 rows = declarer_rows(world, knows.seat, rules=self.rules, solver=analyser.solver)
                 for contract in CONTRACTS:
@@ -317,7 +294,7 @@ class PimcBot(SeatBot):
         analyser = self._solver_analyser()
         scores = collections.Counter[int]()
         laid: dict[int, collections.Counter[Hand]] = collections.defaultdict(collections.Counter)
-        for world in self._worlds_before_play(knows, self.auction, 2):
+        for world in self._worlds(knows, 2):
             rows = declarer_rows(world, knows.seat, rules=self.rules, solver=analyser.solver)
             for row in rows:
                 if row.contract == knows.contract:
@@ -351,7 +328,7 @@ def _row_points(row: ExchangeRow) -> int:
     return game_item(row.contract, row.won, row.valat)
 
 
-class DoubleDummyBot(Bot):
+class DoubleDummyBot(KindBot):
     """Sees every card: the par's calls from each state of the auction, the
     best exchange, and the best card for the game item and then the thirds;
     it solves with ``analyser``'s tables (its own when not given)."""
@@ -387,32 +364,43 @@ class DoubleDummyBot(Bot):
         rows = [r for r in self._table(game) if r.declarer == declarer and r.contract == contract]
         return max(rows, key=lambda r: (_row_points(r), r.thirds))
 
-    def decide(self, decision: Decision, game: Game | None = None) -> int:
-        assert game is not None, "the dd bot is shown the game"
-        options = decision.options
-        if decision.kind == "bid":
-            values = {
-                (seat, contract): _row_points(self._best_row(game, seat, contract))
-                for seat in (0, 1)
-                for contract in CONTRACTS
-            }
-            assert game.auction is not None
-            return _index(options, par(values, game.auction).calls[0])
-        if decision.kind == "announce":
-            return 0
+    def _bid(self, decision: Decision, game: Game | None) -> Option:
+        game = _shown(game)
+        values = {
+            (seat, contract): _row_points(self._best_row(game, seat, contract))
+            for seat in (0, 1)
+            for contract in CONTRACTS
+        }
+        assert game.auction is not None
+        return par(values, game.auction).calls[0]
+
+    def _declared(self, game: Game | None) -> ExchangeRow:
+        """The best exchange of the contract bid."""
+        game = _shown(game)
         assert game.declarer is not None and game.contract is not None
-        if decision.kind == "take":
-            return _index(options, self._best_row(game, game.declarer, game.contract).take)
-        if decision.kind == "lay_away":
-            row = self._best_row(game, game.declarer, game.contract)
-            return _index(options, row.lay_away) if row.lay_away in options else 0
-        assert game.position is not None
+        return self._best_row(game, game.declarer, game.contract)
+
+    def _take(self, decision: Decision, game: Game | None) -> Option:
+        return self._declared(game).take
+
+    def _lay_away(self, decision: Decision, game: Game | None) -> Option:
+        laid = self._declared(game).lay_away
+        return laid if laid in decision.options else decision.options[0]
+
+    def _play(self, decision: Decision, game: Game | None) -> Option:
+        game = _shown(game)
+        assert game.position is not None and game.contract is not None
         position = game.position
         solution = solve(position, solver=self._analyser().solver, rules=self.rules, with_line=False)
         moves = [
             (m.card, _game_value(game.contract, m.thirds, self.rules.win_thirds), m.thirds) for m in solution.moves
         ]
-        return _index(options, _best_card(moves, position.turn == position.declarer))
+        return _best_card(moves, position.turn == position.declarer)
+
+
+def _shown(game: Game | None) -> Game:
+    assert game is not None, "the dd bot is shown the game"
+    return game
 
 
 BOTS: Final[dict[str, Callable[..., Bot]]] = {
@@ -424,20 +412,25 @@ BOTS: Final[dict[str, Callable[..., Bot]]] = {
 """The bots by name, each made with the options of its spec."""
 
 
-def make_bot(spec: str, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None) -> Bot:
+def make_bot(
+    spec: str, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None, move_time: float = DEFAULT_MOVE_TIME
+) -> Bot:
     """The bot a spec names: ``NAME`` or ``NAME:KEY=VALUE,...`` (integer
-    values), e.g. ``pimc:samples=50``.  A bot that searches (``pimc``,
-    ``dd``) uses ``analyser``'s tables when given, so that many bots share
-    one bounded set (one search at a time: they are not for two threads);
-    else each makes its own.
+    values), e.g. ``pimc:samples=50``, or ``exec:COMMAND ARGS``, a program
+    that speaks the protocol with ``move_time`` seconds a decision.  A bot
+    that searches (``pimc``, ``dd``) uses ``analyser``'s tables when given,
+    so that many bots share one bounded set (one search at a time: they
+    are not for two threads); else each makes its own.
 
     >>> make_bot("pimc:samples=5,auction=2").samples
     5
     >>> make_bot("pimc:sample=5")
     Traceback (most recent call last):
     ...
-    kosolve.play.bots.BotSpecError: pimc: no option 'sample' (it takes samples, auction)
+    kosolve.play.player.BotSpecError: pimc: no option 'sample' (it takes samples, auction)
     """
+    if spec.startswith(EXEC_PREFIX):
+        return ExecBot(spec[len(EXEC_PREFIX) :], move_time)
     name, _, rest = spec.partition(":")
     if name not in BOTS:
         raise BotSpecError(f"{spec!r}: no bot of that name (one of {', '.join(BOTS)}, or exec:COMMAND)")
@@ -459,10 +452,9 @@ def make_bot(spec: str, rules: Rules = DEFAULT_RULES, analyser: Analyser | None 
 
 __all__ = [
     "BOTS",
-    "Bot",
-    "BotSpecError",
     "DoubleDummyBot",
     "HeuristicBot",
+    "KindBot",
     "PimcBot",
     "RandomBot",
     "SeatBot",

@@ -49,7 +49,8 @@ from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, seat_name
-from kosolve.model.view import TAROCKS, SeatView, view_of, view_to_json
+from kosolve.model.view import KEYS as VIEW_KEYS
+from kosolve.model.view import TAROCKS, SeatView, auction_view, view_of, view_to_json
 
 KINDS: Final = ("bid", "announce", "take", "lay_away", "play")
 """The kinds of decision, in the order a game meets them."""
@@ -61,22 +62,35 @@ cards in talon order), a lay-away (a hand) or a card."""
 
 
 class GameError(ValueError):
-    """A choice that is not one of the decision's options, or a game asked
-    for a decision after its end."""
+    """A choice that is not one of the decision's options
+    (:class:`ChoiceError`), or a game asked for a decision after its end."""
+
+
+class ChoiceError(GameError):
+    """A choice that is not one of the decision's options: the one check
+    of a choice's range (:meth:`Game.choose`), which the arena, the
+    protocol, the web game and the environments each say in their words."""
+
+    def __init__(self, choice: int, options: int, kind: str) -> None:
+        super().__init__(f"choice {choice} is not one of the {options} options of this {kind}")
+        self.choice = choice
+        self.options = options
+        """How many options the decision had."""
 
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What the seat to decide knows: his 16 cards after the pick-up and
-    his discards, the other's tarocks laid away face up, the calls, and once
-    known the contract, the declarer, the talon (exposed for both), the
-    talon cards taken, his own lay-away, the announcements, and during the
-    play his seat view (docs/views.md)."""
+    """What the seat to decide knows: his view of the deal as dealt
+    (``auction``), the calls, and once known the contract, the declarer,
+    the talon (exposed for both), the talon cards taken, his own lay-away,
+    the announcements, and during the play his seat view (docs/views.md).
+    The worlds a bot deals before the play are those of ``auction`` and
+    the talon (:func:`~kosolve.sampling.worlds.random_worlds`)."""
 
-    seat: Seat
-    hand: Hand
-    discards: Hand
-    other_face_up: Hand
+    auction: SeatView
+    """His view before the auction (:func:`~kosolve.model.view.auction_view`):
+    his 16 cards after the pick-up, his discards, the other's tarocks laid
+    away face up; it stays what he knows of the deal as dealt."""
     calls: tuple[str, ...]
     contract: str | None = None
     declarer: Seat | None = None
@@ -88,10 +102,15 @@ class Knowledge:
     seat_view: SeatView | None = None
     """During the play: his seat view before his card."""
 
+    @property
+    def seat(self) -> Seat:
+        return self.auction.view
+
     def to_json(self) -> dict[str, object]:
         """The view a protocol bot reads (docs/protocol.md): during the play
-        the seat view of docs/views.md with ``talon`` and ``calls`` added;
-        before it, the same keys as far as they are known."""
+        the seat view of docs/views.md; before it, the same keys as far as
+        they are known (his pile: his discards and his lay-away); either
+        with ``calls``, ``talon`` and ``take`` added."""
         extra: dict[str, object] = {
             "calls": list(self.calls),
             "talon": None if self.talon is None else [card_name(c) for c in self.talon],
@@ -99,18 +118,14 @@ class Knowledge:
         }
         if self.seat_view is not None:
             return {**view_to_json(self.seat_view), **extra}
-        return {
-            "version": 1,
-            "view": seat_name(self.seat),
+        known = {
+            **view_to_json(replace(self.auction, pile=self.auction.pile | (self.lay_away or 0))),
             "contract": self.contract,
             "declarer": None if self.declarer is None else seat_name(self.declarer),
-            "hand": hand_names(self.hand),
-            "pile": hand_names(self.discards | (self.lay_away or 0)),
-            "other": {"pile": hand_names(self.other_face_up), "holds": []},
             "announcements": [announcement_to_json(a) for a in self.announcements],
             "play": [],
-            **extra,
         }
+        return {**{key: known[key] for key in VIEW_KEYS}, **extra}
 
 
 @dataclass(frozen=True)
@@ -265,10 +280,7 @@ class Game:
             taken = mask_of(self.take) if self.take else None
             seat_view = view_of(deal, seat, taken=taken)
         return Knowledge(
-            seat=seat,
-            hand=dealt.held(seat),
-            discards=dealt.laid(seat),
-            other_face_up=dealt.laid(1 - seat) & TAROCKS,
+            auction=auction_view(dealt, seat),
             calls=tuple(self.calls),
             contract=self.contract,
             declarer=self.declarer,
@@ -324,7 +336,7 @@ class Game:
         """Take option ``choice`` (its index) of the current decision."""
         seat, options = self._options()
         if not 0 <= choice < len(options):
-            raise GameError(f"choice {choice} is not one of the {len(options)} options of this {self.phase}")
+            raise ChoiceError(choice, len(options), self.phase)
         option = options[choice]
         move = Move(self.phase, seat, choice, option)
         self.moves.append(move)
@@ -409,6 +421,7 @@ class Game:
 __all__ = [
     "DONE",
     "KINDS",
+    "ChoiceError",
     "Decision",
     "Game",
     "GameError",

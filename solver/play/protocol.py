@@ -11,11 +11,13 @@ each decision the other seat takes, as the bot's seat sees it at the table
 (:meth:`~kosolve.play.game.Move.seen_by`: of the other's lay-away only its
 face-up tarocks), ``{"notice": "end", "totals": ...}`` at its end.
 
-A bot that breaks the protocol forfeits the game (:class:`Forfeit`): an
-answer out of range or not JSON, more than one line to a decision or a
-line it was not asked for, no answer within the move time, a line kosolve
-writes that it does not take in within the move time, or its exit.  The
-bot is then stopped, and started again for the next game.
+A bot that breaks the protocol forfeits the game
+(:class:`~kosolve.play.player.Forfeit`): an answer not JSON or out of
+range (the game's check, :meth:`ExecBot.refused` its words), more than one
+line to a decision or a line it was not asked for, no answer within the
+move time, a line kosolve writes that it does not take in within the move
+time, or its exit.  The bot is then stopped, and started again for the
+next game.
 
 Every bot runs in a process group of its own, which kosolve kills whole
 when it stops the bot (after a forfeit, at the end of a match): what the
@@ -39,8 +41,8 @@ import time
 from typing import Final, NoReturn
 
 from kosolve.model.game import Seat, seat_name
-from kosolve.play.bots import Bot, BotSpecError
-from kosolve.play.game import Decision, Game, Move
+from kosolve.play.game import ChoiceError, Decision, Game, Move
+from kosolve.play.player import Bot, BotSpecError, Forfeit
 
 EXEC_PREFIX: Final = "exec:"
 DEFAULT_MOVE_TIME: Final = 10.0
@@ -68,14 +70,6 @@ for group in groups:
 """The keeper: it reads process groups to guard (``N``) and to let go
 (``-N``), one a line, and kills those it still guards when its input ends,
 which is when the process that started it ends."""
-
-
-class Forfeit(Exception):
-    """A bot that lost its game by breaking the protocol: ``reason`` says how."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class _Keeper:
@@ -171,6 +165,8 @@ class ExecBot(Bot):
         """The seat of the game under way: what its notices show is what this seat sees."""
         self.process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self._answer = b""
+        """Its last answer line, which a forfeit for its choice quotes."""
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self.process is not None and self.process.poll() is not None:
@@ -272,9 +268,18 @@ class ExecBot(Bot):
         except RecursionError:
             self._forfeit(f"not JSON (nested too deep): {line[:SHOWN]!r}")
         choice = answer.get("choice") if isinstance(answer, dict) else None
-        if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(decision.options):
-            self._forfeit(f"no legal choice: {line[:SHOWN]!r} ({len(decision.options)} options)")
+        self._answer = line
+        if isinstance(choice, bool) or not isinstance(choice, int):
+            self._forfeit(self._no_choice(len(decision.options)))
+        # Whether it is one of the options is the game's to say (refused).
         return choice
+
+    def _no_choice(self, options: int) -> str:
+        return f"no legal choice: {self._answer[:SHOWN]!r} ({options} options)"
+
+    def refused(self, error: ChoiceError) -> Forfeit:
+        self._stop()
+        return Forfeit(self._no_choice(error.options))
 
     def observe(self, move: Move) -> None:
         self._send({"notice": "move", **move.seen_by(self.seat)})
@@ -302,4 +307,4 @@ class ExecBot(Bot):
         self._stop()
 
 
-__all__ = ["DEFAULT_MOVE_TIME", "EXEC_PREFIX", "ExecBot", "Forfeit"]
+__all__ = ["DEFAULT_MOVE_TIME", "EXEC_PREFIX", "ExecBot"]

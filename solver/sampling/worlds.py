@@ -16,7 +16,9 @@ rejection and no weighting.
 
 Before the auction the other's 16 cards, his 8 discards and the talon (in
 its order, which decides the talon choices) are all unseen; his face-down
-discards are plain suit cards other than kings, as above.
+discards are plain suit cards other than kings, as above.  Once the talon
+is exposed (the talon choice, before the play) the worlds of that view are
+the same with the ``talon`` given: only the other's cards are unseen.
 
 >>> from kosolve.model.files import load_view
 >>> space = world_space(load_view("examples/views/trick4.json"))
@@ -50,7 +52,7 @@ from kosolve.model.cards import (
 )
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, Dealt
-from kosolve.model.game import SEATS, TALON_SIZE, seat_name
+from kosolve.model.game import SEATS, TALON_SIZE, seat_name, trick_number_of
 from kosolve.model.reprs import readable_repr
 from kosolve.model.view import FACE_DOWN, SeatView, play_problem
 
@@ -64,13 +66,16 @@ class WorldSpace:
     """What a view leaves open about the other's cards: those that ``hand_only``
     can be in his hand, those ``pile_only`` can lie in his pile, and the
     ``flexible`` ones, ``pile_free`` of which lie in his pile.  Before the
-    auction the talon's six come, in order, from what is left of his 30."""
+    auction the talon's six come, in order, from what is left of his 30,
+    unless the ``talon`` is exposed."""
 
     view: SeatView
     hand_only: Hand
     pile_only: Hand
     flexible: Hand
     pile_free: int
+    talon: tuple[Card, ...] | None = None
+    """A view before the play's talon once exposed (in order); None: unseen."""
 
     def __repr__(self) -> str:
         return readable_repr(self, hands=("hand_only", "pile_only", "flexible"))
@@ -79,19 +84,22 @@ class WorldSpace:
     def worlds(self) -> int:
         """How many worlds are consistent with the view."""
         piles = math.comb(self.flexible.bit_count(), self.pile_free)
-        if not self.view.before_auction:
+        if not self.view.before_auction or self.talon is not None:
             return piles
         return piles * math.perm(self.unseen.bit_count() - DISCARD_SIZE, TALON_SIZE)
 
     @property
     def unseen(self) -> Hand:
-        """Every card that is not the viewer's: the other's and the talon."""
-        return ALL_CARDS & ~(self.view.hand | self.view.pile)
+        """Every card the viewer has not seen: the other's, and the talon
+        while it is not exposed."""
+        return ALL_CARDS & ~(self.view.hand | self.view.pile | mask_of(self.talon or ()))
 
     def world(self, laid: Hand, talon: tuple[Card, ...] = ()) -> Deal | Dealt:
         """The world in which the flexible cards ``laid`` lie in the other's
-        pile (and, before the auction, the ``talon`` in its order)."""
+        pile (and, before the auction, the ``talon`` in its order: the one
+        exposed when it is)."""
         view = self.view
+        talon = self.talon or talon
         pile = self.pile_only | laid
         hand = self.unseen & ~pile & ~mask_of(talon)
         if view.before_auction:
@@ -142,11 +150,14 @@ def _voids(view: SeatView) -> Hand:
     return mask
 
 
-def world_space(view: SeatView) -> WorldSpace:
-    """The worlds ``view`` allows; raises :class:`NoWorldError` when there
-    is none, saying why."""
+def world_space(view: SeatView, talon: tuple[Card, ...] | None = None) -> WorldSpace:
+    """The worlds ``view`` allows, with the ``talon`` as exposed (before
+    the play: ``view`` has no contract) or unseen (None); raises
+    :class:`NoWorldError` when there is none, saying why."""
     other = seat_name(view.other)
-    unseen = ALL_CARDS & ~(view.hand | view.pile)
+    if talon is not None and not view.before_auction:
+        raise ValueError("a talon is given only with a view before the play: after it the piles hold its cards")
+    unseen = ALL_CARDS & ~(view.hand | view.pile | mask_of(talon or ()))
     size = view.other_pile_size
     if view.before_auction:
         # His pile: the tarocks seen face up and face-down plain cards.
@@ -158,11 +169,11 @@ def world_space(view: SeatView) -> WorldSpace:
                 f"the {other}'s 8 discards cannot be made of {pile_only.bit_count()} tarocks seen"
                 f" and {flexible.bit_count()} plain cards unseen"
             )
-        return WorldSpace(view, unseen & ~pile_only & ~flexible, pile_only, flexible, free)
+        return WorldSpace(view, unseen & ~pile_only & ~flexible, pile_only, flexible, free, talon)
     problem = play_problem(view)
     if problem is not None:
         index, message = problem
-        raise NoWorldError(f"no world fits the view: play[{index}]: trick {index // 2 + 1}: {message}")
+        raise NoWorldError(f"no world fits the view: play[{index}]: trick {trick_number_of(index)}: {message}")
     played = view.played_by(view.other)
     pile_only = view.other_pile | unseen & _voids(view) & ~played
     hand_only = played | unseen & ~view.other_pile & ~FACE_DOWN
@@ -183,44 +194,53 @@ def world_space(view: SeatView) -> WorldSpace:
     return WorldSpace(view, hand_only, pile_only, flexible, free)
 
 
-def all_worlds(view: SeatView) -> Iterator[Deal | Dealt]:
-    """Every world ``view`` allows, each once, in a fixed order."""
-    space = world_space(view)
+def all_worlds(view: SeatView, talon: tuple[Card, ...] | None = None) -> Iterator[Deal | Dealt]:
+    """Every world ``view`` allows (with the ``talon`` as exposed, or
+    unseen: :func:`world_space`), each once, in a fixed order."""
+    space = world_space(view, talon)
     flexible = _low(space.flexible)
     for laid in itertools.combinations(flexible, space.pile_free):
         pile = mask_of(laid)
-        if not view.before_auction:
+        if not view.before_auction or talon is not None:
             yield space.world(pile)
             continue
         rest = _low(space.unseen & ~space.pile_only & ~pile)
-        for talon in itertools.permutations(rest, TALON_SIZE):
-            yield space.world(pile, talon)
+        for order in itertools.permutations(rest, TALON_SIZE):
+            yield space.world(pile, order)
 
 
-def random_worlds(view: SeatView, n: int, seed: int = 0) -> Iterator[Deal | Dealt]:
-    """``n`` worlds of ``view`` drawn independently and uniformly, from the
-    ``seed`` alone.  Raises :class:`NoWorldError` when no world fits."""
-    space = world_space(view)
+def random_worlds(
+    view: SeatView, n: int, seed: int = 0, talon: tuple[Card, ...] | None = None
+) -> Iterator[Deal | Dealt]:
+    """``n`` worlds of ``view`` (with the ``talon`` as exposed, or unseen:
+    :func:`world_space`) drawn independently and uniformly, from the
+    ``seed`` alone: the other's pile, then the talon while unseen (as many
+    talons are left after any pile, so the two draws in turn are uniform
+    over the worlds).  Raises :class:`NoWorldError` when no world fits."""
+    space = world_space(view, talon)
     rng = random.Random(seed)
     flexible = _low(space.flexible)
     for _ in range(n):
         pile = mask_of(rng.sample(flexible, space.pile_free))
-        if not view.before_auction:
+        if not view.before_auction or talon is not None:
             yield space.world(pile)
             continue
         rest = _low(space.unseen & ~space.pile_only & ~pile)
         yield space.world(pile, tuple(rng.sample(rest, TALON_SIZE)))
 
 
-def sample_worlds(view: SeatView, n: int, seed: int = 0) -> Iterator[Deal | Dealt]:
-    """``n`` worlds of ``view`` drawn independently and uniformly from the
+def sample_worlds(
+    view: SeatView, n: int, seed: int = 0, talon: tuple[Card, ...] | None = None
+) -> Iterator[Deal | Dealt]:
+    """``n`` worlds of ``view`` (with the ``talon`` as exposed, or unseen:
+    :func:`world_space`) drawn independently and uniformly from the
     ``seed`` alone (:func:`random_worlds`); when the view allows no more
     than ``n``, every world once instead (:func:`all_worlds`), which makes
     an average over them exact.  Raises :class:`NoWorldError` when no
     world fits."""
-    if world_space(view).worlds <= n:
-        return all_worlds(view)
-    return random_worlds(view, n, seed)
+    if world_space(view, talon).worlds <= n:
+        return all_worlds(view, talon)
+    return random_worlds(view, n, seed, talon)
 
 
 __all__ = [

@@ -34,12 +34,13 @@ from typing import Final
 
 from kosolve.analysis.report import Analyser
 from kosolve.dealing import deal_as_dealt
-from kosolve.model.cards import card_name, hand_names
+from kosolve.model.cards import hand_names
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
-from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, Seat, seat_name
-from kosolve.play.bots import BOTS, Bot, make_bot
-from kosolve.play.game import Game, option_json
+from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, Seat, seat_name, trick_to_json
+from kosolve.play.bots import BOTS, make_bot
+from kosolve.play.game import ChoiceError, Game, option_json
+from kosolve.play.player import Bot, ask
 from kosolve.review.judging import review
 
 GAMES_KEPT: Final = 32
@@ -51,7 +52,7 @@ DEFAULT_BOT: Final = "pimc"
 REVIEW_SAMPLES: Final = 50
 """Worlds a card of the review at a game's end: a few seconds on one core."""
 MAX_SEED: Final = 2**63
-"""Seeds of the games' deals are below this."""
+"""Seeds of random deals, the games' and ``/api/v1/random``'s, are below this."""
 ID_BYTES: Final = 16
 """Random bytes of a game's id: an id cannot be guessed."""
 NOTHING_PLAYED: Final = "both passed: nothing was played"
@@ -152,10 +153,11 @@ class GameTable:
             )
         if game.over or game.decision().seat != table.seat:
             raise GameRequestError("request: game: it is not your turn")
-        options = game.decision().options
-        if not 0 <= choice < len(options):
-            raise GameRequestError(f"request: choice: {choice} is not one of the {len(options)} options")
-        table.bot.observe(game.choose(choice))
+        try:
+            move = game.choose(choice)
+        except ChoiceError as error:
+            raise GameRequestError(f"request: choice: {choice} is not one of the {error.options} options") from None
+        table.bot.observe(move)
         return self._answer(key, table, progress, delivered)
 
     def resume(
@@ -195,7 +197,7 @@ class GameTable:
             decision = game.decision()
             if decision.seat == user:
                 break
-            game.choose(table.bot.decide(decision, game if table.bot.omniscient else None))
+            ask(table.bot, decision, game)
             decision = None
         answer: dict[str, object] = {
             "game": key,
@@ -259,17 +261,7 @@ class GameTable:
 
 def _tricks(game: Game) -> list[dict[str, object]]:
     """The tricks played, the one on the table last."""
-    if game.position is None:
-        return []
-    return [
-        {
-            "number": trick.number,
-            "leader": seat_name(trick.leader),
-            "cards": [card_name(card) for card in trick.cards],
-            "winner": None if trick.winner is None else seat_name(trick.winner),
-        }
-        for trick in game.position.tricks
-    ]
+    return [] if game.position is None else [trick_to_json(trick) for trick in game.position.tricks]
 
 
 def _cards_left(game: Game, seat: Seat) -> int:

@@ -29,10 +29,11 @@ from kosolve.dealing import deal_as_dealt
 from kosolve.model.cards import CARD_NAMES, Hand, card_name, cards_of, mask_of
 from kosolve.model.game import SEATS, Seat, seat_name
 from kosolve.model.view import TAROCKS
-from kosolve.play.arena import Match, dealer_deal, play_chunk, play_game
+from kosolve.play.arena import Forfeited, Match, dealer_deal, play_chunk, play_game
 from kosolve.play.bots import RandomBot
 from kosolve.play.game import Game, Move
-from kosolve.play.protocol import ExecBot, Forfeit
+from kosolve.play.player import Forfeit
+from kosolve.play.protocol import ExecBot
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 WAIT = 30.0
@@ -156,7 +157,7 @@ def test_a_forfeit_is_the_bot_s_that_does_not_take_in_a_notice() -> None:
             raise Forfeit("did not read its input within 1 s")
 
     game, forfeit = play_game(dealer_deal(1, 1), (RandomBot(), Deaf()), ("random", "deaf"), 1)
-    assert forfeit == {"seat": "dealer", "bot": "deaf", "reason": "did not read its input within 1 s"}
+    assert forfeit == Forfeited(1, "deaf", "did not read its input within 1 s")
     assert len(game.moves) == 1
 
 

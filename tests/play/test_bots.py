@@ -17,8 +17,11 @@ from kosolve.model.cards import ALL_CARDS, KINGS, mask_of
 from kosolve.model.dealt import Dealt
 from kosolve.model.view import FACE_DOWN
 from kosolve.play.arena import Match, dealer_deal, play_deal, play_game
-from kosolve.play.bots import BotSpecError, DoubleDummyBot, HeuristicBot, PimcBot, RandomBot, make_bot
-from kosolve.play.game import Game
+from kosolve.play.bots import DoubleDummyBot, HeuristicBot, PimcBot, RandomBot, make_bot
+from kosolve.play.game import Game, Knowledge
+from kosolve.play.player import BotSpecError
+from kosolve.play.protocol import ExecBot
+from kosolve.sampling.worlds import random_worlds
 
 FAST_PIMC = "pimc:samples=3,auction=2"
 
@@ -73,13 +76,21 @@ def test_pimc_beats_random() -> None:
     assert min(leads) > 0 and sum(leads) > 300, leads
 
 
+def worlds_before_play(knows: Knowledge, n: int, seed: int) -> list[Dealt]:
+    """``n`` worlds of what a seat knows before the play, as pimc deals
+    them: the worlds of its view of the deal as dealt and the talon."""
+    worlds = []
+    for world in random_worlds(knows.auction, n, seed, knows.talon):
+        assert isinstance(world, Dealt)
+        worlds.append(world)
+    return worlds
+
+
 def other_world(dealt: Dealt, seat: int, seed: int) -> Dealt:
     """The same cards for ``seat`` (hand, personal cards, discards) and the
     other's face-up tarocks; the other's hidden cards and the talon dealt anew."""
-    bot = PimcBot()
-    bot.start(seed)
     knows = Game(dealt).knowledge(seat)
-    world = bot._worlds_before_play(knows, 1, 0)[0]
+    [world] = worlds_before_play(knows, 1, seed)
     assert world.held(seat) == dealt.held(seat) and world.laid(seat) == dealt.laid(seat)
     return world
 
@@ -126,11 +137,9 @@ def first_card_checked(seed: int) -> bool:
     while game.phase != "play":
         game.choose(0)
     moves = [m.option for m in game.moves]
-    sampler = PimcBot()
-    sampler.start(seed + 99)
     knows = game.knowledge(0)
     # A world of what the forehand knows, the talon as exposed.
-    others = [w for w in sampler._worlds_before_play(knows, 10, 0) if w.held(1) != dealt.held(1)]
+    others = [w for w in worlds_before_play(knows, 10, seed + 99) if w.held(1) != dealt.held(1)]
     if not others:
         return False  # the defender's cards are all known: nothing is hidden
     world = others[0]
@@ -149,6 +158,9 @@ def test_specs() -> None:
     assert isinstance(make_bot("dd"), DoubleDummyBot)
     bot = make_bot("pimc:samples=7")
     assert isinstance(bot, PimcBot) and bot.samples == 7 and bot.auction == 6
+    program = make_bot("exec:python3 bot.py --depth 3", move_time=2)
+    assert isinstance(program, ExecBot) and program.argv == ["python3", "bot.py", "--depth", "3"]
+    assert program.move_time == 2 and program.process is None  # started at its first game
     for spec, message in [
         ("alpha", "no bot of that name"),
         ("pimc:samples=x", "samples must be an integer"),
@@ -175,12 +187,10 @@ def test_the_worlds_before_the_play_are_whole_deals_that_fit_the_seat(talon_seen
             game.choose(0)  # no announcement before: the talon is exposed
         seat = seed % 2
         knows = game.knowledge(seat)
-        sampler = PimcBot()
-        sampler.start(seed)
-        for world in sampler._worlds_before_play(knows, 200 if seed == 0 else 8, 0):
+        for world in worlds_before_play(knows, 200 if seed == 0 else 8, seed):
             assert world.held(seat) == dealt.held(seat) and world.laid(seat) == dealt.laid(seat)
             other = world.laid(1 - seat)
-            assert other & ~FACE_DOWN == knows.other_face_up and not other & KINGS
+            assert other & ~FACE_DOWN == knows.auction.other_pile and not other & KINGS
             if talon_seen:
                 assert world.talon == dealt.talon
             cards = [world.held(0), world.held(1), world.laid(0), world.laid(1), mask_of(world.talon)]

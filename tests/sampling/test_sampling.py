@@ -5,6 +5,7 @@ uniform distribution, which a card-by-card dealer fails)."""
 from __future__ import annotations
 
 import collections
+import itertools
 import math
 import random
 from dataclasses import replace
@@ -15,6 +16,7 @@ from support.views import (
     brute_force_piles,
     consistent,
     consistent_dealt,
+    face_down_problem,
     other_pile,
     random_auction_view,
     random_view,
@@ -82,6 +84,40 @@ def test_every_world_before_the_auction_fits_its_view() -> None:
         for world in sample_worlds(view, 3, seed=rng.randrange(1000)):
             assert isinstance(world, Dealt)
             assert consistent_dealt(view, world) is None
+
+
+def test_every_world_with_the_talon_exposed_keeps_it_and_fits_the_view() -> None:
+    rng = random.Random(13)
+    for _ in range(100):
+        view, dealt = random_auction_view(rng)
+        for world in sample_worlds(view, 3, seed=rng.randrange(1000), talon=dealt.talon):
+            assert isinstance(world, Dealt) and world.talon == dealt.talon
+            assert consistent_dealt(view, world) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_with_the_talon_exposed_the_worlds_are_the_other_s_discards_of_brute_force(seed: int) -> None:
+    """Every set of 8 discards the other may have laid (his face-up tarocks
+    and face-down plain cards other than kings, of the cards neither the
+    viewer's nor the talon's), once each, and nothing else moves."""
+    view, dealt = random_auction_view(random.Random(seed))
+    other = 1 - view.view
+    unseen = ALL_CARDS & ~(view.hand | view.pile | mask_of(dealt.talon))
+    face_down = [
+        c for c in iter_cards(unseen & ~view.other_pile) if face_down_problem(frozenset(hand_names(1 << c))) is None
+    ]
+    free = 8 - view.other_pile.bit_count()
+    piles = {view.other_pile | mask_of(chosen) for chosen in itertools.combinations(face_down, free)}
+    worlds = [w for w in all_worlds(view, dealt.talon) if isinstance(w, Dealt)]
+    assert world_space(view, dealt.talon).worlds == len(worlds) == len(piles) == math.comb(len(face_down), free)
+    assert {w.laid(other) for w in worlds} == piles
+    assert {w.held(other) | w.laid(other) for w in worlds} == {unseen}
+
+
+def test_a_talon_goes_only_with_a_view_before_the_play() -> None:
+    (view,) = small_views(1, 1, 400, seed=0)
+    with pytest.raises(ValueError, match="only with a view before the play"):
+        world_space(view, talon=(0, 1, 2, 3, 4, 5))
 
 
 @pytest.mark.parametrize("seed", fast_first(range(4), keep=2))

@@ -24,6 +24,7 @@ from kosolve.model.game import SEAT_NAMES
 from kosolve.model.notation import to_notation
 from kosolve.play.bots import HeuristicBot, make_bot
 from kosolve.play.game import Decision, Game
+from kosolve.play.player import ask
 from kosolve.web.api import RequestError, Service
 from kosolve.web.games import GameRequestError, GameTable
 
@@ -56,7 +57,7 @@ def same_game(seat: str, spec: str, seed: int) -> Game:
         if decision.seat == user:
             bot.observe(game.choose(rng.randrange(len(decision.options))))
         else:
-            game.choose(bot.decide(decision, game if bot.omniscient else None))
+            ask(bot, decision, game)
     return game
 
 

@@ -26,8 +26,8 @@ from kosolve.model.cards import Hand, cards_of, mask_of
 from kosolve.model.dealt import KEPT, Dealt
 from kosolve.model.view import FACE_DOWN
 from kosolve.play import bots
-from kosolve.play.bots import Bot
 from kosolve.play.game import Decision, Game
+from kosolve.play.player import Bot
 from kosolve.web.api import RequestError, Service
 from kosolve.web.games import CUT_SHORT, GAMES_KEPT, GAMES_PER_CLIENT, GameRequestError, GameTable
 
