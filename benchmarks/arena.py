@@ -18,6 +18,7 @@ from kosolve.batch.results import read_results
 from kosolve.play.arena import Match, dealer_deal, run_match, summarise
 from kosolve.play.bots import HeuristicBot, PimcBot
 from kosolve.play.game import Game
+from kosolve.play.player import ask
 
 
 def first_cards(count: int, spec_samples: int) -> list[float]:
@@ -33,7 +34,7 @@ def first_cards(count: int, spec_samples: int) -> list[float]:
         helper = HeuristicBot()
         helper.start(seed)
         while not game.over and game.phase != "play":
-            game.choose(helper.decide(game.decision()))
+            ask(helper, game.decision(), game)
         if game.over:
             continue
         bot.start(seed)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
-from dataclasses import replace
 from typing import Any, Final
 
 import pytest
@@ -22,8 +21,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 from support import EXAMPLES  # noqa: E402
+from support.rewards import replayed_rewards  # noqa: E402
 
-from kosolve.analysis.netscore import net_score  # noqa: E402
 from kosolve.env.encoding import OBSERVATION_SIZE, PIECES  # noqa: E402
 from kosolve.env.openspiel import CHANCE_NODES, dealt_from  # noqa: E402 - registers python_kosakeln
 from kosolve.model.cards import ALL_CARDS, N_CARDS, cards_of, mask_of  # noqa: E402
@@ -54,24 +53,11 @@ def test_a_state_serialises_to_itself() -> None:
 def replayed_returns(history: list[int], reward: str) -> list[float]:
     """The returns a game should have, worked out without the state: its
     chance outcomes dealt by :func:`dealt_from`, its decisions replayed on a
-    game of :mod:`kosolve.play.game`, the reward taken from the settlement's
-    items (each to its seat, as much from the other)."""
+    game of :mod:`kosolve.play.game`."""
     game = Game(dealt_from(history[:CHANCE_NODES]))
     for action in history[CHANCE_NODES:]:
         game.choose(action)
-    assert game.over
-    points = [0, 0]
-    for item in game.settlement.items if game.settlement else ():
-        points[item.to] += item.points
-        points[1 - item.to] -= item.points
-    if reward == "win":
-        return [float((p > 0) - (p < 0)) for p in points]
-    if reward == "regret":
-        deal = game.deal
-        best = 0 if deal is None else net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
-        best_by_seat = [best, -best] if deal is None or deal.declarer == 0 else [-best, best]
-        return [float(p - b) for p, b in zip(points, best_by_seat, strict=True)]
-    return [float(p) for p in points]
+    return replayed_rewards(game, reward)
 
 
 @pytest.mark.parametrize("reward", ["points", "win", "regret"])

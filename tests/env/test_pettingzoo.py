@@ -17,8 +17,8 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
+from support.rewards import replayed_rewards
 
-from kosolve.analysis.netscore import net_score
 from kosolve.analysis.solving import solve
 from kosolve.dealing import deal_as_dealt
 from kosolve.env.kosakeln_v0 import MAX_ACTIONS, env, raw_env
@@ -60,28 +60,14 @@ def play_out(environment: Any, seed: int) -> tuple[dict[str, float], list[int]]:
     return totals, actions
 
 
-def replayed_rewards(seed: int, actions: list[int], reward: str) -> tuple[Game, list[float]]:
+def replayed_game(seed: int, actions: list[int]) -> Game:
     """The game the environment should have played, worked out without it:
     the deal the realistic dealer deals with ``seed``, the ``actions``
-    replayed on a game of :mod:`kosolve.play.game`; and the rewards of
-    (forehand, dealer) from its settlement's items (each to its seat, as
-    much from the other)."""
+    replayed on a game of :mod:`kosolve.play.game`."""
     game = Game(deal_as_dealt(random.Random(seed)))
     for action in actions:
         game.choose(action)
-    assert game.over
-    points = [0, 0]
-    for item in game.settlement.items if game.settlement else ():
-        points[item.to] += item.points
-        points[1 - item.to] -= item.points
-    if reward == "win":
-        return game, [float((p > 0) - (p < 0)) for p in points]
-    if reward == "regret":
-        deal = game.deal
-        best = 0 if deal is None else net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
-        best_by_seat = [best, -best] if deal is None or deal.declarer == 0 else [-best, best]
-        return game, [float(p - b) for p, b in zip(points, best_by_seat, strict=True)]
-    return game, [float(p) for p in points]
+    return game
 
 
 @pytest.mark.parametrize("reward", ["points", "win", "regret"])
@@ -90,8 +76,8 @@ def test_the_rewards_are_the_replayed_games(reward: str) -> None:
     for seed in range(6):
         environment = env(phases="game", reward=reward)
         totals, actions = play_out(environment, seed)
-        game, expected = replayed_rewards(seed, actions, reward)
-        assert [totals["forehand"], totals["dealer"]] == expected
+        game = replayed_game(seed, actions)
+        assert [totals["forehand"], totals["dealer"]] == replayed_rewards(game, reward)
         assert environment.unwrapped.game.moves == game.moves
         played += game.deal is not None
     assert played >= 3  # not only games both passed
