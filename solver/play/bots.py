@@ -220,7 +220,20 @@ def _best_card(moves: Sequence[tuple[Card, float, float]], declarer_moves: bool)
     return max(moves, key=lambda m: (sign * m[1], sign * m[2], -m[0]))[0]
 
 
-class PimcBot(SeatBot):
+class Searching:
+    """What a bot that searches holds: the ``analyser`` whose tables it
+    solves with, the caller's to share (a match's worker, a server), or its
+    own, made at its first search."""
+
+    analyser: Analyser | None
+
+    def searcher(self) -> Analyser:
+        if self.analyser is None:
+            self.analyser = Analyser()
+        return self.analyser
+
+
+class PimcBot(Searching, SeatBot):
     """Perfect-information Monte Carlo (docs/bots.md, "pimc"): ``samples``
     worlds a card, ``auction`` worlds for the auction and the talon; it
     solves with ``analyser``'s tables (its own, made at its first search,
@@ -240,11 +253,6 @@ class PimcBot(SeatBot):
         self.seed = 0
         self.analyser = analyser
         self._contracts: dict[str, float] | None = None
-
-    def _solver_analyser(self) -> Analyser:
-        if self.analyser is None:
-            self.analyser = Analyser()
-        return self.analyser
 
     def start(self, seed: int, seat: Seat = 0) -> None:
         super().start(seed, seat)
@@ -266,7 +274,7 @@ class PimcBot(SeatBot):
         """The mean game points of each contract for this seat as declarer,
         each world with its best talon choice and lay-away."""
         if self._contracts is None:
-            analyser = self._solver_analyser()
+            analyser = self.searcher()
             totals = collections.Counter[str]()
             worlds = self._worlds(knows, 1)
             for world in worlds:
@@ -291,7 +299,7 @@ class PimcBot(SeatBot):
         """The talon choice with the best mean game points over worlds with
         the talon as seen; the lay-away the worlds agree on most."""
         assert knows.contract is not None
-        analyser = self._solver_analyser()
+        analyser = self.searcher()
         scores = collections.Counter[int]()
         laid: dict[int, collections.Counter[Hand]] = collections.defaultdict(collections.Counter)
         for world in self._worlds(knows, 2):
@@ -309,7 +317,7 @@ class PimcBot(SeatBot):
     def _card(self, view: SeatView, legal: list[Card]) -> Card:
         """The card with the best mean game item over the worlds, then the
         best mean thirds."""
-        analyser = self._solver_analyser()
+        analyser = self.searcher()
         assert view.contract is not None and view.declarer is not None
         sums: dict[Card, list[float]] = {}
         worlds = sample_worlds(view, self.samples, self.seed * 1_000_003 + 100 + len(view.play))
@@ -328,7 +336,7 @@ def _row_points(row: ExchangeRow) -> int:
     return game_item(row.contract, row.won, row.valat)
 
 
-class DoubleDummyBot(KindBot):
+class DoubleDummyBot(Searching, KindBot):
     """Sees every card: the par's calls from each state of the auction, the
     best exchange, and the best card for the game item and then the thirds;
     it solves with ``analyser``'s tables (its own when not given)."""
@@ -342,18 +350,13 @@ class DoubleDummyBot(KindBot):
         self._rows: tuple[ExchangeRow, ...] | None = None
         self._dealt: Dealt | None = None
 
-    def _analyser(self) -> Analyser:
-        if self.analyser is None:
-            self.analyser = Analyser()
-        return self.analyser
-
     def start(self, seed: int, seat: Seat = 0) -> None:
         self._rows = None
         self._dealt = None
 
     def _table(self, game: Game) -> tuple[ExchangeRow, ...]:
         if self._rows is None or self._dealt is not game.dealt:
-            solver = self._analyser().solver
+            solver = self.searcher().solver
             self._rows = tuple(
                 r for seat in (0, 1) for r in declarer_rows(game.dealt, seat, rules=self.rules, solver=solver)
             )
@@ -391,7 +394,7 @@ class DoubleDummyBot(KindBot):
         game = _shown(game)
         assert game.position is not None and game.contract is not None
         position = game.position
-        solution = solve(position, solver=self._analyser().solver, rules=self.rules, with_line=False)
+        solution = solve(position, solver=self.searcher().solver, rules=self.rules, with_line=False)
         moves = [
             (m.card, _game_value(game.contract, m.thirds, self.rules.win_thirds), m.thirds) for m in solution.moves
         ]
@@ -457,6 +460,7 @@ __all__ = [
     "KindBot",
     "PimcBot",
     "RandomBot",
+    "Searching",
     "SeatBot",
     "make_bot",
 ]
