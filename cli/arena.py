@@ -4,20 +4,22 @@
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 
 import click
 
 from kosolve.batch.cluster import DEFAULT_CHUNK, ClusterError
-from kosolve.batch.results import ResultsError, WriteError, read_results
+from kosolve.batch.results import ResultsError, WriteError, read_question, read_results
 from kosolve.cli.errors import InputError
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.cli.running import progress_bar
+from kosolve.dealing import MAX_SEED
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
-from kosolve.model.jsonfile import FileError
+from kosolve.model.jsonfile import MAX_FILE_BYTES, FileError
 from kosolve.model.quoting import source_name
-from kosolve.play.arena import Match, MatchSummary, dealer_deal, file_deals, run_match, summarise
+from kosolve.play.arena import ARENA_KIND, Match, MatchSummary, dealer_deal, file_deals, run_match, summarise
 from kosolve.play.bots import make_bot
 from kosolve.play.player import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
@@ -30,18 +32,41 @@ def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:
         count = int(given)
         return "dealer", [dealer_deal(seed, number) for number in range(1, count + 1)]
     shown = source_name(given)
+    lines: list[bytes] = []
     try:
-        data = Path(given).read_bytes()
+        with Path(given).open("rb") as file:
+            # A line at a time, each no longer than a deal file may be: a
+            # file without line breaks (or /dev/zero) is refused, not held.
+            while line := file.readline(MAX_FILE_BYTES + 1):
+                if len(line) > MAX_FILE_BYTES:
+                    raise InputError(
+                        f"--deals: {shown}: line {len(lines) + 1}:"
+                        f" more than {MAX_FILE_BYTES >> 20} MB, too large for a deal"
+                    )
+                lines.append(line)
     except OSError as error:
         raise InputError(f"--deals: {shown}: {error.strerror}") from None
     try:
-        text = data.decode("utf-8")
+        text = b"".join(lines).decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"--deals: {shown}: not UTF-8 text (byte {error.start}: {error.reason})") from None
     try:
         return given, file_deals(text, given, rules)
     except (FileError, ValueError) as error:
         raise InputError(f"--deals: {error}") from None
+
+
+def _seed(given: int | None, results: str) -> int:
+    """The match's seed: the one given; else a resumed match's, from its
+    results file's header; else one drawn at random.  The deals follow from
+    the seed, so only a seed nobody knows keeps them from a protocol bot."""
+    if given is not None:
+        return given
+    question = read_question(results) or {}
+    recorded = question.get("seed")
+    if question.get("kind") == ARENA_KIND and isinstance(recorded, int):
+        return recorded
+    return secrets.randbelow(MAX_SEED)
 
 
 def render_summary(summary: MatchSummary) -> str:
@@ -70,7 +95,13 @@ def render_summary(summary: MatchSummary) -> str:
     metavar="N|FILE",
     help="N deals from the realistic dealer, or a file of deals as dealt (one a line; their bids are not used).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of the deals and of the bots.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="The seed of the deals and of the bots.  Without it a new match draws one at random, which no bot can"
+    " guess (a bot that knew the seed could deal the deals itself), and a resumed match takes its own from"
+    " RESULTS.jsonl's header.",
+)
 @click.option(
     "-o", "--output", "results", required=True, metavar="RESULTS.jsonl", help="Where each deal's record goes."
 )
@@ -108,7 +139,7 @@ def arena_command(
     a: str,
     b: str,
     given: str,
-    seed: int,
+    seed: int | None,
     results: str,
     move_time: float,
     review: int,
@@ -148,6 +179,7 @@ def arena_command(
             make_bot(spec, rules, move_time=move_time).close()
     except BotSpecError as error:
         raise InputError(str(error)) from None
+    seed = _seed(seed, results)
     source, deals = _deals(given, seed, rules)
     match = Match(a, b, seed, source, rules, move_time, review)
     try:

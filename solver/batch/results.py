@@ -47,6 +47,7 @@ from collections.abc import Iterator
 from typing import IO, Final, Protocol
 
 from kosolve.batch.tasks import FIELDS, REPORT, Key
+from kosolve.model.jsonfile import MAX_FILE_BYTES
 from kosolve.model.quoting import source_name
 
 if sys.platform != "win32":
@@ -159,6 +160,23 @@ def read_results(path: str) -> list[dict[str, object]]:
     if len(fields) > 1:
         raise ResultsError(f"{shown}: results of lines and of files mixed")
     return records
+
+
+def read_question(path: str) -> dict[str, object] | None:
+    """The question the header of the results file at ``path`` records;
+    None where there is no such file or header (a file that is not a
+    results file is refused when it is opened as one)."""
+    try:
+        with open(path, "rb") as file:
+            first = file.readline(MAX_FILE_BYTES)
+    except OSError:
+        return None
+    try:
+        value = json.loads(first)
+    except ValueError:
+        return None
+    question = value.get("question") if isinstance(value, dict) and HEADER in value else None
+    return question if isinstance(question, dict) else None
 
 
 class ResultsFile:
@@ -301,4 +319,4 @@ def _sync_folder(folder: str) -> None:
         os.close(handle)
 
 
-__all__ = ["BATCH_FORMAT", "ResultsError", "ResultsFile", "WriteError", "read_results"]
+__all__ = ["BATCH_FORMAT", "ResultsError", "ResultsFile", "WriteError", "read_question", "read_results"]

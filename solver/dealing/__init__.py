@@ -7,6 +7,7 @@ web view, the batch's deal command and the benchmarks all deal with it.
 
 from kosolve.dealing.dealer import (
     HARD_TAROCKS,
+    MAX_SEED,
     DealingError,
     below,
     bid,
@@ -26,6 +27,7 @@ from kosolve.dealing.dealer import (
 
 __all__ = [
     "HARD_TAROCKS",
+    "MAX_SEED",
     "DealingError",
     "below",
     "bid",

@@ -371,11 +371,18 @@ def file_deals(text: str, source: str, rules: Rules = DEFAULT_RULES) -> list[Dea
 def _check_played(done: Mapping[Key, str | None], deals: Sequence[Dealt], match: Match, results: str) -> None:
     """Refuse to resume ``results`` when a deal it finished (by the digest
     its record keeps) is not the deal given now under its number: the file
-    would mix two sets of deals."""
-    for number in sorted(key for key in done if isinstance(key, int) and key <= len(deals)):
+    would mix two sets of deals, or when it finished a deal no longer given:
+    its summary would count it."""
+    given = "the realistic dealer" if match.source == "dealer" else source_name(match.source)
+    beyond = [key for key in done if isinstance(key, int) and key > len(deals)]
+    if beyond:
+        raise ResultsError(
+            f"{source_name(results)}: the results of deal {max(beyond)}, but {given} gives {len(deals)}:"
+            " give at least as many deals, or another -o"
+        )
+    for number in sorted(key for key in done if isinstance(key, int)):
         digest = done[number]
         if digest is not None and deal_digest(deals[number - 1]) != digest:
-            given = "the realistic dealer" if match.source == "dealer" else source_name(match.source)
             raise ResultsError(
                 f"{source_name(results)}: the results of other deals (deal {number} of {given} is not"
                 " the deal played there): give another -o"

@@ -256,6 +256,22 @@ def test_the_seed_a_bot_is_given_does_not_deal_the_deal(in_tmp_path: Path) -> No
     assert not deals & {deal_as_dealt(random.Random(seed)) for seed in seeds}
 
 
+def test_a_match_without_a_seed_draws_one_nobody_knows_and_keeps_it(in_tmp_path: Path) -> None:
+    args = ["arena", "-q", "random", "random", "--deals", "2", "--jobs", "1"]
+    assert run(*args, "-o", "a.jsonl").exit_code == 0
+    assert run(*args, "-o", "b.jsonl").exit_code == 0
+    seeds = [
+        json.loads((in_tmp_path / name).read_text().splitlines()[0])["question"]["seed"]
+        for name in ("a.jsonl", "b.jsonl")
+    ]
+    # Not the default a bot could guess, and another for another match.
+    assert 0 not in seeds and seeds[0] != seeds[1]
+    # The same command again resumes the match with its own seed.
+    more = run(*args[:-4], "--deals", "3", "--jobs", "1", "-o", "a.jsonl")
+    assert more.exit_code == 0, more.output
+    assert len(records(in_tmp_path / "a.jsonl")) == 3
+
+
 # 4. No bot process outlives its forfeit, the match, or kosolve.
 
 
@@ -360,9 +376,30 @@ def test_a_match_over_changed_deals_is_not_resumed(in_tmp_path: Path) -> None:
         " give another -o"
     ]
     assert (in_tmp_path / "m.jsonl").read_bytes() == before
+    # Fewer deals than it finished: refused too, or its summary would count them.
+    (in_tmp_path / "deals.jsonl").write_text("".join(f"{line}\n" for line in lines[:2]))
+    refused = run(*args)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines() == [
+        "Error: m.jsonl: the results of deal 4, but deals.jsonl gives 2: give at least as many deals, or another -o"
+    ]
+    assert (in_tmp_path / "m.jsonl").read_bytes() == before
 
 
 # 10. Bad input is one line, exit status 2.
+
+
+def test_a_deals_file_without_line_breaks_is_refused_not_held(
+    in_tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A line as long as a deal file may be, made small: /dev/zero is one such line.
+    monkeypatch.setattr("kosolve.cli.arena.MAX_FILE_BYTES", 1000)
+    (in_tmp_path / "endless.jsonl").write_bytes(b" " * 5000)
+    result = run("arena", "-q", "random", "random", "--deals", "endless.jsonl", "-o", "m.jsonl")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "Error: --deals: endless.jsonl: line 1: more than 0 MB, too large for a deal"
+    ]
 
 
 @pytest.mark.parametrize(
