@@ -149,6 +149,10 @@ def _bot_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class _Gone(Exception):
+    """The bot's process ended after its last game's end, noticed only now."""
+
+
 class ExecBot(Bot):
     """A program that plays through the protocol."""
 
@@ -167,6 +171,11 @@ class ExecBot(Bot):
         self._buffer = b""
         self._answer = b""
         """Its last answer line, which a forfeit for its choice quotes."""
+        self._game: list[dict[str, object]] = []
+        """What it was told of the game under way, from its start notice."""
+        self._between = False
+        """Whether its process was told a game's end and has answered
+        nothing since: it may end then, and a fresh one takes the game."""
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self.process is not None and self.process.poll() is not None:
@@ -193,6 +202,11 @@ class ExecBot(Bot):
             _KEEPER.guard(process.pid)
         return self.process
 
+    def _exited(self) -> NoReturn:
+        if self._between:
+            raise _Gone
+        self._forfeit("the bot exited")
+
     def _forfeit(self, reason: str) -> NoReturn:
         self._stop()
         raise Forfeit(reason)
@@ -207,7 +221,7 @@ class ExecBot(Bot):
                 return
         chunk = os.read(process.stdout.fileno(), SHOWN)
         if not chunk:
-            self._forfeit("the bot exited")
+            self._exited()
         self._forfeit(f"wrote what it was not asked for: {chunk!r}")
 
     def _send(self, message: dict[str, object]) -> None:
@@ -228,7 +242,7 @@ class ExecBot(Bot):
                     if left <= 0 or not selector.select(left):
                         self._forfeit(f"did not read its input within {self.move_time:g} s")
                 except OSError:
-                    self._forfeit("the bot exited")
+                    self._exited()
 
     def _line(self, process: subprocess.Popen[bytes]) -> bytes:
         """One line from the bot within the time limit."""
@@ -243,21 +257,44 @@ class ExecBot(Bot):
                     self._forfeit(f"no answer within {self.move_time:g} s")
                 chunk = os.read(stdout.fileno(), 65536)
                 if not chunk:
-                    self._forfeit("the bot exited")
+                    self._exited()
                 self._buffer += chunk
                 if len(self._buffer) > LINE_LIMIT:
                     self._forfeit(f"an answer longer than {LINE_LIMIT} bytes")
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
+    def _tell(self, message: dict[str, object]) -> None:
+        """Send a message of the game under way."""
+        self._game.append(message)
+        try:
+            self._send(message)
+        except _Gone:
+            self._afresh()
+
+    def _afresh(self) -> None:
+        """A fresh process for the bot that ended between games, told the
+        game under way from its start: however late its end is noticed, the
+        game is the same."""
+        self._stop()
+        for message in self._game:
+            self._send(message)
+
     def start(self, seed: int, seat: Seat = 0) -> None:
         self.seat = seat
-        self._send({"notice": "start", "seat": seat_name(seat), "seed": seed})
+        self._game = []
+        self._tell({"notice": "start", "seat": seat_name(seat), "seed": seed})
 
     def decide(self, decision: Decision, game: Game | None = None) -> int:
-        self._send(decision.to_json())
+        self._tell(decision.to_json())
         assert self.process is not None
-        line = self._line(self.process)
+        try:
+            line = self._line(self.process)
+        except _Gone:
+            self._afresh()
+            assert self.process is not None
+            line = self._line(self.process)
+        self._between = False
         if self._buffer:
             # Never the answer to the next decision: one line a decision.
             self._forfeit(f"more than one line to one decision: {line[:SHOWN]!r} then {self._buffer[:SHOWN]!r}")
@@ -282,15 +319,17 @@ class ExecBot(Bot):
         return Forfeit(self._no_choice(error.options))
 
     def observe(self, move: Move) -> None:
-        self._send({"notice": "move", **move.seen_by(self.seat)})
+        self._tell({"notice": "move", **move.seen_by(self.seat)})
 
     def end(self, totals: dict[str, int] | None) -> None:
-        self._send({"notice": "end", "totals": totals})
+        self._tell({"notice": "end", "totals": totals})
+        self._between = True
 
     def _stop(self) -> None:
         """Kill the bot's process group (the bot and what it started) and let it go."""
         process, self.process = self.process, None
         self._buffer = b""
+        self._between = False
         if process is None:
             return
         # Its group is its own (start_new_session): pgid == pid.  Gone already, or

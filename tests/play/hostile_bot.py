@@ -13,6 +13,7 @@ tests/play/test_arena_hardening.py: ``python hostile_bot.py MODE [FILE]``.
 - ``chatter``: never reads its input and prints ``{"choice": 0}`` for ever.
 - ``twice``: answers every decision with two lines at once.
 - ``nested``: answers every decision with 100,000 nested lists.
+- ``one-game``: plays as the random bot, and exits at once at each game's end.
 - ``child FILE``: the child of ``lingering`` and ``garbage``.
 """
 
@@ -43,8 +44,9 @@ def _stubborn(path: str) -> None:
     _note(path, str(os.getpid()))
 
 
-def _play(answer: str | None = None, record: str | None = None) -> None:
-    """Answer every decision, at random from the game's seed (or with ``answer``)."""
+def _play(answer: str | None = None, record: str | None = None, one_game: bool = False) -> None:
+    """Answer every decision, at random from the game's seed (or with
+    ``answer``); with ``one_game``, exit at the first game's end."""
     rng = random.Random(0)
     for line in sys.stdin:
         if record is not None:
@@ -55,6 +57,8 @@ def _play(answer: str | None = None, record: str | None = None) -> None:
         elif "legal" in message:
             shown = json.dumps({"choice": rng.randrange(len(message["legal"]))}) if answer is None else answer
             print(shown, flush=True)
+        elif one_game and message.get("notice") == "end":
+            return
 
 
 def main(mode: str, path: str = "") -> None:
@@ -81,6 +85,8 @@ def main(mode: str, path: str = "") -> None:
         _play('{"choice": 0}\n{"choice": 0}')
     elif mode == "nested":
         _play("[" * 100_000)
+    elif mode == "one-game":
+        _play(one_game=True)
     else:
         raise SystemExit(f"no mode {mode!r}")
 

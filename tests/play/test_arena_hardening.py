@@ -272,6 +272,19 @@ def test_a_match_without_a_seed_draws_one_nobody_knows_and_keeps_it(in_tmp_path:
     assert len(records(in_tmp_path / "a.jsonl")) == 3
 
 
+def test_a_bot_that_exits_after_each_game_forfeits_none_however_late_its_exit_is_seen(tmp_path: Path) -> None:
+    # Its end, noticed at the next game's start, its first answer or not at
+    # all, must not decide the match: a fresh one takes each game.
+    matches = []
+    for run_number in range(3):
+        out = str(tmp_path / f"m{run_number}.jsonl")
+        result = run("arena", "-q", spec("one-game"), "random", "--deals", "4", "--seed", "2", "-o", out, "--jobs", "1")
+        assert result.exit_code == 0, result.output
+        assert not [game["forfeit"] for game in games(Path(out)) if game["forfeit"]]
+        matches.append([record["report"] for record in records(Path(out))])
+    assert matches[0] == matches[1] == matches[2]
+
+
 # 4. No bot process outlives its forfeit, the match, or kosolve.
 
 
