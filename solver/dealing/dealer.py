@@ -51,8 +51,8 @@ from kosolve.model.game import (
 T = TypeVar("T")
 
 MAX_SEED: Final = 2**63
-"""Seeds of random deals drawn for a user (the web's, a match's without
-``--seed``) are below this."""
+"""Seeds of random deals drawn for a user (the web view's games and
+``/api/v1/random``, a match's without ``--seed``) are below this."""
 PACKET: Final = 4
 
 CONTRACT_THRESHOLDS: Final = {"zweiblatt": 18.5, "einblatt": 21.0, "solo": 23.0}

@@ -27,7 +27,7 @@ from typing import Final, TypeVar
 
 from kosolve.analysis.report import Analyser, Options, OptionsError, Report
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
-from kosolve.dealing import deal_bid
+from kosolve.dealing import MAX_SEED, deal_bid
 from kosolve.model.cards import (
     DISPLAY_ORDER,
     SUIT_MASKS,
@@ -48,7 +48,7 @@ from kosolve.model.quoting import describe, member
 from kosolve.model.view import SeatViewError
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.odds import DEFAULT_SAMPLES
-from kosolve.web.games import DEFAULT_BOT, MAX_SEED, GameRequestError, GameTable
+from kosolve.web.games import DEFAULT_BOT, GameRequestError, GameTable
 
 API_VERSION: Final = 1
 """The version of the API (docs/web.md): in every path (``/api/v1/...``)
@@ -135,7 +135,7 @@ def _typed(request: Mapping[str, object], key: str, kind: type[T], what: str, de
 
 
 def _seed(value: object, field: str) -> int | None:
-    """A request's seed: None when not given, else an integer below :data:`~kosolve.web.games.MAX_SEED`."""
+    """A request's seed: None when not given, else an integer below :data:`~kosolve.dealing.MAX_SEED`."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_SEED:
@@ -381,19 +381,20 @@ class Service:
         delivered: bool = True,
     ) -> dict[str, object]:
         """``POST /api/v1/game``: ``{"new": {"seat": ..., "bot": ..., "seed": ...}}``
-        starts a game against a bot; ``{"game": ID, "choice": I}`` takes
-        the user's option ``I``; ``{"game": ID}`` is the game as it stands
+        starts a game against a bot; ``{"game": ID, "choice": I, "moves": N}``
+        takes the user's option ``I`` on the decision of the answer he got
+        with ``N`` moves; ``{"game": ID}`` is the game as it stands
         (docs/web.md, "Play a game").  ``client`` is the address the
         request came from (a few games kept each; None: no such bound).
-        With ``delivered`` false the answer counts as the user's only once
-        :meth:`game_delivered` is called with it (the web server, which may
+        With ``delivered`` false a game whose end is answered is dropped
+        only once :meth:`game_delivered` is called with the answer (the web server, which may
         give up on an answer past its time limit)."""
-        _keys(request, ("new", "game", "choice"))
+        _keys(request, ("new", "game", "choice", "moves"))
         try:
             with self._lock:
                 if "new" in request:
-                    if "game" in request or "choice" in request:
-                        raise _error("new", "starts a game: give no game or choice with it")
+                    if "game" in request or "choice" in request or "moves" in request:
+                        raise _error("new", "starts a game: give no game, choice or moves with it")
                     settings = request["new"]
                     if not isinstance(settings, Mapping):
                         raise _error("new", f"expected an object, got {describe(settings)}")
@@ -407,12 +408,17 @@ class Service:
                         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED
                     ):
                         raise _error("new.seed", f"expected an integer from 0 to 2**63 - 1, got {describe(seed)}")
-                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed, client, delivered=delivered)
+                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed, client)
                 else:
                     key = _typed(request, "game", str, "a game's id", "")
                     if "choice" in request:
                         choice = _typed(request, "choice", int, "an option's index", -1)
-                        answer = self.games.choose(key, choice, progress, delivered=delivered)
+                        if "moves" not in request:
+                            raise _error("moves", "missing: a choice gives the number of moves of the answer it is on")
+                        moves = _typed(request, "moves", int, "the number of moves of the answer chosen on", -1)
+                        answer = self.games.choose(key, choice, moves, progress, delivered=delivered)
+                    elif "moves" in request:
+                        raise _error("moves", 'goes with a choice only: {"game": ID} alone is the game as it stands')
                     else:
                         answer = self.games.resume(key, progress, delivered=delivered)
         except GameRequestError as error:
@@ -420,8 +426,8 @@ class Service:
         return {"api": API_VERSION, **answer}
 
     def game_delivered(self, answer: Mapping[str, object]) -> None:
-        """The user got ``answer`` of :meth:`game`: he may choose on its
-        decision.  It takes no lock a search holds."""
+        """The user got ``answer`` of :meth:`game`: a game whose end he got
+        is dropped.  It takes no lock a search holds."""
         self.games.delivered(answer)
 
     def notation(self, request: Mapping[str, object]) -> dict[str, object]:

@@ -21,7 +21,8 @@ the exchange table runs that long: it stops at its next search), and a
 ``position`` request still waiting is dropped (409) when a newer one of the
 same page (``X-Kosolve-Client``) arrives.  A game's move whose answer
 came too late was taken all the same: the user asks for the game as it
-stands, and cannot choose on a decision he never saw (:mod:`kosolve.web.games`).
+stands, and cannot choose on a decision he never saw, since a choice names
+the answer it is made on (:mod:`kosolve.web.games`).
 
 Each request must arrive whole in time: its head within ``head_timeout_s``
 of the connection opening (or of its last answer), its body within
@@ -428,7 +429,7 @@ def create_app(
         return _error(500, f"internal error: {type(error).__name__}: {' '.join(str(error).split())}")
 
     def game(request: Mapping[str, object], progress: Progress, address: str | None) -> dict[str, object]:
-        # The answer is the user's once given (delivered): it may come too late.
+        # A game's end is dropped once given (delivered): it may come too late.
         return service.game(request, progress, address, delivered=False)
 
     late_game = (

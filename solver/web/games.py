@@ -14,12 +14,15 @@ bot's hand again.  At the end both hands are shown, the seed, the
 settlement, and the review of the user's play by what he knew and double
 dummy (:func:`~kosolve.review.judging.review`).
 
-The user chooses only on the decision of the last answer he got: a web
-server that gives up on an answer past its time limit (the bot still
-thinking, or the review) says so with ``delivered=False`` and
-:meth:`GameTable.delivered`, and the user asks for the game as it stands
-(:meth:`GameTable.resume`) instead of having his choice applied to a
-decision he never saw.
+A choice names the decision it answers by the number of moves of the
+answer that showed it (:meth:`GameTable.choose`), and is refused on any
+other: the same choice sent twice is applied once, and one whose answer a
+web server gave up on past its time limit (the bot still thinking, or the
+review) is not applied again to a decision the user never saw; he asks
+for the game as it stands (:meth:`GameTable.resume`).  Such a server
+passes ``delivered=False`` and calls :meth:`GameTable.delivered` with the
+answers it gives: a game is dropped once its end is given, and one whose
+end came too late stays to be asked for.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from kosolve.analysis.report import Analyser
-from kosolve.dealing import deal_as_dealt
+from kosolve.dealing import MAX_SEED, deal_as_dealt
 from kosolve.model.cards import hand_names
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
@@ -51,8 +54,6 @@ first, so that one client cannot push out the games of the others."""
 DEFAULT_BOT: Final = "pimc"
 REVIEW_SAMPLES: Final = 50
 """Worlds a card of the review at a game's end: a few seconds on one core."""
-MAX_SEED: Final = 2**63
-"""Seeds of random deals, the games' and ``/api/v1/random``'s, are below this."""
 ID_BYTES: Final = 16
 """Random bytes of a game's id: an id cannot be guessed."""
 NOTHING_PLAYED: Final = "both passed: nothing was played"
@@ -69,8 +70,7 @@ class GameRequestError(ValueError):
 class _Table:
     """One game in progress: the game, the user's seat, the bot and its
     spec, the seed of the deal, the client's address (None: no client's
-    bound), how many decisions the game had at the last answer the user got
-    (-1: none yet), and its end once worked out."""
+    bound), and its end once worked out."""
 
     game: Game
     seat: Seat
@@ -78,7 +78,6 @@ class _Table:
     spec: str
     seed: int
     client: str | None
-    shown: int = -1
     end: dict[str, object] | None = None
 
 
@@ -95,9 +94,7 @@ class GameTable:
         # called from the web server's event loop while a search runs.
         self._books = threading.Lock()
 
-    def new(
-        self, seat: Seat, spec: str, seed: int | None, client: str | None = None, *, delivered: bool = True
-    ) -> dict[str, object]:
+    def new(self, seat: Seat, spec: str, seed: int | None, client: str | None = None) -> dict[str, object]:
         """A new game, the user in ``seat`` against the bot ``spec``, from
         ``client`` (an address: at most :data:`GAMES_PER_CLIENT` games each;
         None for none)."""
@@ -106,7 +103,7 @@ class GameTable:
         # Not the random module's generator: its state shows through the seeds it gave (/api/v1/random).
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         bot = make_bot(spec, self.rules, self.analyser)
-        return self.open(seat, deal_as_dealt(random.Random(seed)), bot, spec, seed, client, delivered=delivered)
+        return self.open(seat, deal_as_dealt(random.Random(seed)), bot, spec, seed, client)
 
     def open(
         self,
@@ -116,12 +113,11 @@ class GameTable:
         spec: str,
         seed: int,
         client: str | None = None,
-        *,
-        delivered: bool = True,
     ) -> dict[str, object]:
         """A new game of ``dealt``, the user in ``seat`` against ``bot``
         (named ``spec`` in the answers; ``seed`` starts it and is shown at
-        the end): :meth:`new` with its own deal and bot."""
+        the end): :meth:`new` with its own deal and bot.  Its first answer
+        has the user's first decision, never the end."""
         bot.start(seed, 1 - seat)
         key = secrets.token_urlsafe(ID_BYTES)
         table = _Table(Game(dealt, self.rules), seat, bot, spec, seed, client)
@@ -133,21 +129,23 @@ class GameTable:
                     del self._games[other]
             while len(self._games) > GAMES_KEPT:
                 self._games.popitem(last=False)
-        return self._answer(key, table, None, delivered)
+        return self._answer(key, table, None, delivered=True)
 
     def choose(
         self,
         key: str,
         choice: int,
+        moves: int,
         progress: Callable[[int, int], None] | None = None,
         *,
         delivered: bool = True,
     ) -> dict[str, object]:
-        """The user's ``choice`` in game ``key``, on the decision of the last
-        answer he got; ``progress`` follows the review at the end."""
+        """The user's ``choice`` in game ``key`` on the decision of the
+        answer he got with ``moves`` moves, refused unless the game has
+        that many still; ``progress`` follows the review at the end."""
         table = self._table(key)
         game = table.game
-        if table.shown != len(game.moves):
+        if moves != len(game.moves):
             raise GameRequestError(
                 'request: game: it has moved on since the last answer you got: ask for it with {"game": ID} alone'
             )
@@ -168,18 +166,14 @@ class GameTable:
         return self._answer(key, self._table(key), progress, delivered)
 
     def delivered(self, answer: Mapping[str, object]) -> None:
-        """The user got ``answer`` (one of this table's): he may choose on
-        its decision; a game whose end he got is dropped."""
-        key, moves = answer["game"], answer["moves"]
-        assert isinstance(key, str) and isinstance(moves, list)
+        """The user got ``answer`` (one of this table's): a game whose end
+        he got is dropped."""
+        if answer["end"] is None:
+            return
+        key = answer["game"]
+        assert isinstance(key, str)
         with self._books:
-            table = self._games.get(key)
-            if table is None:
-                return
-            if answer["end"] is not None:
-                del self._games[key]
-            else:
-                table.shown = len(moves)
+            self._games.pop(key, None)
 
     def _table(self, key: str) -> _Table:
         with self._books:

@@ -1,13 +1,13 @@
 """Playing a game against kosolve through the API (``POST /api/v1/game``):
 a whole game to its settlement and the review of the user's play; the
 user's answers show none of the bot's hidden cards (its hand, its
-lay-away) before the end; a choice out of range or out of turn is refused;
-bad requests are one line."""
+lay-away) before the end; a choice out of range or out of turn is refused,
+and so is one on a decision the game has moved on from (the same choice
+sent twice is applied once); bad requests are one line."""
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -40,7 +40,8 @@ def play_out(service: Service, seat: str, bot: str, seed: int) -> list[dict[str,
     answers: list[dict[str, Any]] = [service.game({"new": {"seat": seat, "bot": bot, "seed": seed}})]
     while answers[-1]["decision"] is not None:
         legal = answers[-1]["decision"]["legal"]
-        answers.append(service.game({"game": answers[-1]["game"], "choice": rng.randrange(len(legal))}))
+        choice = {"game": answers[-1]["game"], "choice": rng.randrange(len(legal)), "moves": len(answers[-1]["moves"])}
+        answers.append(service.game(choice))
     return answers
 
 
@@ -119,7 +120,12 @@ def strings(value: object) -> list[str]:
         ({"new": {"bot": "exec:sh"}}, "request: bot: 'exec:sh' is not one of"),
         ({"new": {"seed": -1}}, "request: new.seed: expected an integer from 0"),
         ({"new": {}, "choice": 1}, "request: new: starts a game"),
-        ({"game": "g999", "choice": 0}, "request: game: no game 'g999' in progress"),
+        ({"new": {}, "moves": 0}, "request: new: starts a game"),
+        ({"game": "g999", "choice": 0, "moves": 0}, "request: game: no game 'g999' in progress"),
+        ({"game": "g999", "choice": 0}, "request: moves: missing: a choice gives the number of moves"),
+        ({"game": "g999", "choice": 0, "moves": "0"}, "request: moves: expected the number of moves"),
+        ({"game": "g999", "choice": 0, "moves": True}, "request: moves: expected the number of moves"),
+        ({"game": "g999", "moves": 0}, "request: moves: goes with a choice only"),
         ({"old": 1}, "request: old: unknown key"),
     ],
 )
@@ -131,8 +137,28 @@ def test_a_bad_game_request_is_one_line(service: Service, request_: dict[str, An
 def test_a_choice_out_of_range_is_refused(service: Service) -> None:
     answer = service.game({"new": {"seat": "forehand", "bot": "heuristic", "seed": 1}})
     with pytest.raises(RequestError, match="request: choice: 99 is not one of the"):
-        service.game({"game": answer["game"], "choice": 99})
+        service.game({"game": answer["game"], "choice": 99, "moves": 0})
     assert service.game({"game": answer["game"]})["moves"] == []
+
+
+def test_the_same_choice_sent_twice_is_applied_once(service: Service) -> None:
+    """A choice names the answer it is made on by its number of moves: sent
+    again, the game has moved on and it is refused, the game unchanged; a
+    count the game never had is refused too."""
+    first: dict[str, Any] = service.game({"new": {"seat": "forehand", "bot": "heuristic", "seed": 2}})
+    choice = {"game": first["game"], "choice": 0, "moves": len(first["moves"])}
+    once: dict[str, Any] = service.game(choice)
+    assert len(once["moves"]) > len(first["moves"])
+    with pytest.raises(RequestError, match=r"^request: game: it has moved on since the last answer you got"):
+        service.game(choice)
+    with pytest.raises(RequestError, match=r"^request: game: it has moved on"):
+        service.game({**choice, "moves": len(once["moves"]) + 1})
+    now: dict[str, Any] = service.game({"game": first["game"]})
+    assert now["moves"] == once["moves"]
+    mine = [move for move in now["moves"] if move["seat"] == "forehand"]
+    assert mine == [{"decision": "bid", "seat": "forehand", "choice": 0, "option": now["moves"][0]["option"]}]
+    then: dict[str, Any] = service.game({**choice, "moves": len(now["moves"])})
+    assert then["moves"][: len(now["moves"])] == now["moves"] and len(then["moves"]) > len(now["moves"])
 
 
 class Impatient(HeuristicBot):
@@ -153,7 +179,7 @@ class Impatient(HeuristicBot):
         assert game is not None
         before = len(game.moves)
         try:
-            self.table.choose(self.key, 0)
+            self.table.choose(self.key, 0, before)
             error = None
         except GameRequestError as refused:
             error = str(refused)
@@ -169,13 +195,13 @@ def test_a_choice_out_of_turn_is_refused_and_changes_nothing() -> None:
     answer: dict[str, Any] = table.open(0, deal_as_dealt(random.Random(5)), bot, "heuristic", 5)
     bot.key = str(answer["game"])
     while answer["decision"] is not None:
-        answer = table.choose(bot.key, len(answer["decision"]["legal"]) - 1)
+        answer = table.choose(bot.key, len(answer["decision"]["legal"]) - 1, len(answer["moves"]))
     assert len(bot.attempts) >= 10
     for error, before, after in bot.attempts:
-        assert error is not None and re.match(r"request: game: (it is not your turn|it has moved on)", error)
+        assert error is not None and error == "request: game: it is not your turn"
         assert before == after
     with pytest.raises(GameRequestError, match="request: game: no game"):
-        table.choose(bot.key, 0)
+        table.choose(bot.key, 0, len(answer["moves"]))
 
 
 def test_a_line_of_notation_loads_as_its_deal(service: Service) -> None:

@@ -1,10 +1,11 @@
 """What a game against kosolve (``POST /api/v1/game``) holds against a
 user who wants more than his seat: no answer before the end depends on the
 bot's hidden cards, nor names the deal's seed, and a game's id cannot be
-guessed; a move whose answer came past the server's time limit is not
-taken twice, and the end shows its settlement when its review is cut
-short; the games share the service's solver, and one client cannot push
-out the games of another."""
+guessed; the same choice sent at once over HTTP is applied once, a move
+whose answer came past the server's time limit is not taken twice, and
+the end shows its settlement when its review is cut short; the games
+share the service's solver, and one client cannot push out the games of
+another."""
 
 from __future__ import annotations
 
@@ -78,12 +79,16 @@ def left_in_hand(answer: dict[str, Any]) -> int:
     return len(set(view["hand"]) - set(view["play"]))
 
 
-def play_to_last_card(first: dict[str, Any], choose: Callable[[str, int], dict[str, Any]]) -> list[dict[str, Any]]:
+Choose = Callable[[str, int, int], dict[str, Any]]
+"""Takes the game, the option and the number of moves of the answer chosen on."""
+
+
+def play_to_last_card(first: dict[str, Any], choose: Choose) -> list[dict[str, Any]]:
     """The answers of a game in which the user passes and plays his first
     legal card, up to his last card (not played)."""
     answers = [first]
     while answers[-1]["decision"]["decision"] != "play" or left_in_hand(answers[-1]) > 1:
-        answers.append(choose(answers[-1]["game"], 0))
+        answers.append(choose(answers[-1]["game"], 0, len(answers[-1]["moves"])))
         assert answers[-1]["decision"] is not None, "the game ended before the user's last card"
     return answers
 
@@ -171,11 +176,11 @@ def test_a_move_answered_past_the_time_limit_is_not_taken_again() -> None:
     key = first["game"]
     assert first["decision"]["legal"][0] == "pass"
     with serving_for(service, 0.5) as url:
-        status, late = post(url, {"game": key, "choice": 0})
+        status, late = post(url, {"game": key, "choice": 0, "moves": 0})
         assert status == 504 and "the move was taken" in late["error"], late
         bot.go.set()
         # The same request again is refused, not applied to the next decision.
-        status, again = once_free(url, {"game": key, "choice": 0})
+        status, again = once_free(url, {"game": key, "choice": 0, "moves": 0})
         assert status == 400 and "moved on since the last answer you got" in again["error"], again
         status, now = once_free(url, {"game": key})
         assert status == 200, now
@@ -183,17 +188,19 @@ def test_a_move_answered_past_the_time_limit_is_not_taken_again() -> None:
         assert [m for m in now["moves"] if m["seat"] == "forehand"] == [
             {"decision": "bid", "seat": "forehand", "choice": 0, "option": "pass"}
         ]
-        status, played = post(url, {"game": key, "choice": 0})
+        status, played = post(url, {"game": key, "choice": 0, "moves": len(now["moves"])})
         assert status == 200 and played["tricks"][0]["cards"][0] == now["decision"]["legal"][0]
 
 
 def test_a_review_cut_short_still_shows_the_settlement() -> None:
     service = Service(tt_mb=4)
     first = service.games.open(0, deal_as_dealt(random.Random(2)), Scripted(), "scripted", SEED)
-    play_to_last_card(first, lambda key, choice: service.game({"game": key, "choice": choice}))
+    last = play_to_last_card(
+        first, lambda key, choice, moves: service.game({"game": key, "choice": choice, "moves": moves})
+    )[-1]
     key = first["game"]
     with serving_for(service, 0.2) as url:
-        status, late = post(url, {"game": key, "choice": 0})
+        status, late = post(url, {"game": key, "choice": 0, "moves": len(last["moves"])})
         assert status == 504, late
         status, over = once_free(url, {"game": key})
         assert status == 200 and over["phase"] == "over", over
@@ -234,7 +241,7 @@ def test_one_client_cannot_push_out_the_game_of_another() -> None:
     service = Service(tt_mb=4)
     [mine] = new_games(service, "10.0.0.1", 1)
     theirs = new_games(service, "10.0.0.2", GAMES_KEPT + 1)
-    assert service.game({"game": mine, "choice": 0})["game"] == mine
+    assert service.game({"game": mine, "choice": 0, "moves": 0})["game"] == mine
     for key in theirs[:-GAMES_PER_CLIENT]:
         with pytest.raises(RequestError, match="request: game: no game"):
             service.game({"game": key})
@@ -252,9 +259,66 @@ def test_the_server_keeps_a_few_games_for_each_address() -> None:
 
 
 def test_a_game_refuses_a_choice_on_a_decision_not_shown() -> None:
+    """A choice is taken only on the decision of the answer whose number of
+    moves it gives: never on a count the game has left or not reached."""
     table = GameTable(analyser=Analyser(tt_mb=4))
-    key = str(table.open(0, deal_as_dealt(random.Random(1)), Scripted(), "scripted", SEED, delivered=False)["game"])
+    first: dict[str, Any] = table.open(0, deal_as_dealt(random.Random(1)), Scripted(), "scripted", SEED)
+    key = first["game"]
+    for moves in (-1, 1, 2**70):
+        with pytest.raises(GameRequestError, match="moved on since the last answer you got"):
+            table.choose(key, 0, moves)
+    answer: dict[str, Any] = table.choose(key, 0, 0)
+    assert len(answer["moves"]) > 1
     with pytest.raises(GameRequestError, match="moved on since the last answer you got"):
-        table.choose(key, 0)
-    table.delivered(table.resume(key, delivered=False))
-    assert table.choose(key, 0)["game"] == key
+        table.choose(key, 0, 0)
+    assert table.resume(key)["moves"] == answer["moves"]
+
+
+# ---- the same choice at once ---------------------------------------------------
+
+COPIES = 3
+"""Copies of one choice sent at once."""
+ROUNDS = 8
+"""Decisions on which they are sent: the copies have raced to a double
+move most times before each choice named its answer's count."""
+
+
+def at_once(url: str, choice: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The answers to :data:`COPIES` copies of ``choice`` sent at once."""
+    start = threading.Barrier(COPIES, timeout=30)
+    results: list[tuple[int, dict[str, Any]]] = []
+
+    def send() -> None:
+        start.wait()
+        results.append(once_free(url, choice))
+
+    threads = [threading.Thread(target=send, daemon=True) for _ in range(COPIES)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads)
+    return results
+
+
+def test_the_same_choice_sent_at_once_over_http_is_applied_once() -> None:
+    service = Service(tt_mb=4)
+    with serving_for(service, 30) as url:
+        status, answer = post(url, {"new": {"seat": "forehand", "bot": "heuristic", "seed": 11}})
+        assert status == 200, answer
+        key = answer["game"]
+        for _ in range(ROUNDS):
+            if answer["decision"] is None:
+                break
+            mine = [move for move in answer["moves"] if move["seat"] == "forehand"]
+            results = at_once(url, {"game": key, "choice": 0, "moves": len(answer["moves"])})
+            assert sorted(status for status, _ in results) == [200] + [400] * (COPIES - 1), results
+            refused = [got["error"] for status, got in results if status == 400]
+            assert all("moved on since the last answer you got" in error for error in refused), refused
+            status, answer = post(url, {"game": key})
+            assert status == 200, answer
+            now = [move for move in answer["moves"] if move["seat"] == "forehand"]
+            assert len(now) == len(mine) + 1, (mine, now)
+        else:
+            return
+        pytest.fail("the game ended before the rounds were played")

@@ -730,7 +730,9 @@
   }
 
   function choose(index) {
-    return gameRequest({ game: state.game.game, choice: index });
+    // The number of moves names the decision chosen on: the same click sent
+    // twice, or one on an answer that came too late, is refused.
+    return gameRequest({ game: state.game.game, choice: index, moves: state.game.moves.length });
   }
 
   // What the user may take now: buttons, a list of lay-aways, or his cards.
