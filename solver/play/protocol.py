@@ -179,8 +179,8 @@ class ExecBot(Bot):
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self.process is not None and self.process.poll() is not None:
-            # It ended between games: what it left running goes too, and it starts afresh.
-            self._stop()
+            # Ended: between games a fresh one takes the game (:meth:`_afresh`), within one it forfeits.
+            self._exited()
         if self.process is None:
             try:
                 process = subprocess.Popen(
