@@ -230,12 +230,10 @@ def _judged(
         dd = {seat_name(player.seat): list(player.tally(DD_BEST)) for player in found.players}
         return knew, dd
     counts = {name: [0, 0] for name in SEAT_NAMES}
-    position = deal.position(0)
-    for card in postmortem(deal, solver=analyser.solver).cards:
-        if len(list(position.legal_moves)) > 1:
+    for before, card in zip(deal.positions(), postmortem(deal, solver=analyser.solver).cards, strict=False):
+        if len(list(before.legal_moves)) > 1:
             counts[seat_name(card.player)][0] += card.loss == 0
             counts[seat_name(card.player)][1] += 1
-        position.push(card.card)
     return None, counts
 
 
