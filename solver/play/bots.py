@@ -81,6 +81,7 @@ class KindBot(Bot):
         choose = {
             "bid": self._bid,
             "announce": self._announce,
+            "kontra": self._kontra,
             "take": self._take,
             "lay_away": self._lay_away,
             "play": self._play,
@@ -91,6 +92,9 @@ class KindBot(Bot):
         raise NotImplementedError
 
     def _announce(self, decision: Decision, game: Game | None) -> Option:
+        return decision.options[0]
+
+    def _kontra(self, decision: Decision, game: Game | None) -> Option:
         return decision.options[0]
 
     def _take(self, decision: Decision, game: Game | None) -> Option:

@@ -6,12 +6,17 @@ discards: the dealer made them.  Then come, in order (docs/bots.md):
 
 1. **the auction** (``bid``): the calls of docs/par.md, the forehand first;
    when both pass nothing is played;
-2. **announcements before the talon** (``announce``): the declarer
-   announces bonuses one at a time until he says ``done`` (in a Solo, which
-   has no talon, this is the only round and its announcements have no
-   timing);
+2. **the round before the talon** (in a Solo, which has no talon, the only
+   round, whose announcements have no timing), in steps
+   (:data:`ROUND_STEPS`): the declarer announces bonuses one at a time
+   until he says ``done`` (``announce``); under
+   ``Rules.defender_announcements`` the defender then announces birds or
+   the Valat the same way; under ``Rules.kontra`` the defender then says
+   Kontra to the declarer's announcements of the round one at a time
+   until ``done`` (``kontra``), and the declarer to the defender's.  A
+   step whose only option is ``done`` is not asked;
 3. **the talon choice** (``take``) and **the lay-away** (``lay_away``);
-4. **announcements after the talon** (``announce``);
+4. **the round after the talon**, in the same steps;
 5. **the play** (``play``), 32 cards; then the hand is settled
    (:func:`~kosolve.analysis.scoring.settle`).
 
@@ -52,13 +57,28 @@ from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, 
 from kosolve.model.view import KEYS as VIEW_KEYS
 from kosolve.model.view import TAROCKS, SeatView, auction_view, view_of, view_to_json
 
-KINDS: Final = ("bid", "announce", "take", "lay_away", "play")
-"""The kinds of decision, in the order a game meets them."""
+KINDS: Final = ("bid", "announce", "kontra", "take", "lay_away", "play")
+"""The kinds of decision, in the order a game first meets them."""
 DONE: Final = "done"
-"""The announcement option that ends a round of announcements."""
+"""The option that ends a seat's announcements or Kontras of a step."""
+DECLARER_STEP: Final = 0
+DEFENDER_STEP: Final = 1
+ROUND_STEPS: Final = (
+    ("announce", DECLARER_STEP),
+    ("announce", DEFENDER_STEP),
+    ("kontra", DEFENDER_STEP),
+    ("kontra", DECLARER_STEP),
+)
+"""The steps of an announcement round, in order, as (kind, whose step):
+the declarer's announcements, the defender's (``Rules.defender_announcements``),
+the defender's Kontras on the declarer's announcements of the round, the
+declarer's on the defender's (``Rules.kontra``).  The article is silent on
+the order: kosolve lets each seat answer what it has heard, the declarer
+speaking first as the one who named the game (docs/rules.md §5.1)."""
 Option = str | tuple[Card, ...] | Hand | Card
-"""A legal option: a call or an announcement (str), a talon choice (the
-cards in talon order), a lay-away (a hand) or a card."""
+"""A legal option: a call, an announcement or the announcement a Kontra
+doubles (str), a talon choice (the cards in talon order), a lay-away (a
+hand) or a card."""
 
 
 class GameError(ValueError):
@@ -156,7 +176,7 @@ def option_json(kind: str, option: Option) -> object:
     """One option in JSON: a call, an announcement or ``done`` as a string;
     a talon choice as its cards in talon order; a lay-away as its cards in
     the hand diagram's order; a card by its name."""
-    if kind in ("bid", "announce"):
+    if kind in ("bid", "announce", "kontra"):
         return option
     if kind == "take":
         assert isinstance(option, tuple)
@@ -211,6 +231,8 @@ class Game:
         self.round: str | None = None
         """The announcement round under way: ``before``, ``after``, or
         ``None`` in a Solo's only round."""
+        self.step = 0
+        """The step of the round under way (an index of :data:`ROUND_STEPS`)."""
         self.take: tuple[Card, ...] | None = None
         self.lay_away: Hand | None = None
         self.position: Position | None = None
@@ -305,8 +327,9 @@ class Game:
             return self.auction.turn, tuple(auction_calls(self.auction))
         assert self.declarer is not None and self.contract is not None
         declarer = self.declarer
-        if self.phase == "announce":
-            return declarer, (DONE, *self._announceable())
+        if self.phase in ("announce", "kontra"):
+            seat = self._step_seat()
+            return seat, (DONE, *self._step_options(seat))
         if self.phase == "take":
             return declarer, talon_choices(self.contract, self.dealt.talon)
         if self.phase == "lay_away":
@@ -316,21 +339,55 @@ class Game:
         assert self.position is not None
         return self.position.turn, tuple(hand_cards(mask_of(self.position.legal_moves)))
 
-    def _announceable(self) -> list[str]:
-        """The bonuses the declarer may still announce in this round."""
+    def _step_seat(self) -> Seat:
+        assert self.declarer is not None
+        return self.declarer if ROUND_STEPS[self.step][1] == DECLARER_STEP else 1 - self.declarer
+
+    def _step_options(self, seat: Seat) -> list[str]:
+        """The options of the round's step under way besides ``done``."""
+        if ROUND_STEPS[self.step][0] == "announce":
+            return self._announceable(seat)
+        return (
+            [a.what for a in self.announcements if a.by != seat and a.when == self.round and not a.kontra]
+            if self.rules.kontra
+            else []
+        )
+
+    def _announceable(self, seat: Seat) -> list[str]:
+        """The bonuses ``seat`` may still announce in this round (none
+        where the rule options forbid it)."""
         assert self.declarer is not None and self.contract is not None
         made = {a.what for a in self.announcements}
         found = []
         for what in ANNOUNCEMENTS:
             if what in made:
                 continue
-            candidate = [*self.announcements, Announcement(self.declarer, what, self.round)]
+            candidate = [*self.announcements, Announcement(seat, what, self.round)]
             try:
                 check_announcements(candidate, self.contract, self.declarer, self.rules)
             except AnnouncementError:
                 continue
             found.append(what)
         return found
+
+    def _open_round(self) -> None:
+        """Start the announcement round ``self.round`` at its first step
+        that has an option besides ``done``; with none, go on."""
+        self.step = -1
+        self._next_step()
+
+    def _next_step(self) -> None:
+        """Go to the round's next step that asks something, or past the round."""
+        for step in range(self.step + 1, len(ROUND_STEPS)):
+            self.step = step
+            if self._step_options(self._step_seat()):
+                self.phase = ROUND_STEPS[step][0]
+                return
+        if self.round == "before":
+            self.phase = "take"
+        else:
+            # After the talon, or a Solo's only round: the play starts.
+            self._start_play()
 
     def choose(self, choice: int) -> Move:
         """Take option ``choice`` (its index) of the current decision."""
@@ -356,18 +413,26 @@ class Game:
             return
         self.declarer, self.contract = after[0], CONTRACTS[after[1]]
         self.round = None if self.contract == "solo" else "before"
-        self.phase = "announce"
+        self._open_round()
 
     def _announce(self, what: Option) -> None:
-        assert isinstance(what, str) and self.declarer is not None
-        if what != DONE:
-            self.announcements.append(Announcement(self.declarer, what, self.round))
+        assert isinstance(what, str)
+        if what == DONE:
+            self._next_step()
             return
-        if self.round == "before":
-            self.phase = "take"
-        else:
-            # After the talon, or a Solo's only round: the play starts.
-            self._start_play()
+        self.announcements.append(Announcement(self._step_seat(), what, self.round))
+        if not self._step_options(self._step_seat()):
+            self._next_step()
+
+    def _kontra(self, what: Option) -> None:
+        assert isinstance(what, str)
+        if what == DONE:
+            self._next_step()
+            return
+        index = next(i for i, a in enumerate(self.announcements) if a.what == what)
+        self.announcements[index] = replace(self.announcements[index], kontra=True)
+        if not self._step_options(self._step_seat()):
+            self._next_step()
 
     def _take(self, take: Option) -> None:
         assert isinstance(take, tuple)
@@ -376,12 +441,14 @@ class Game:
             self.phase = "lay_away"
         else:
             self.lay_away = 0
-            self.round, self.phase = "after", "announce"
+            self.round = "after"
+            self._open_round()
 
     def _lay_away(self, laid: Option) -> None:
         assert isinstance(laid, int)
         self.lay_away = laid
-        self.round, self.phase = "after", "announce"
+        self.round = "after"
+        self._open_round()
 
     def _exchange(self) -> Exchange:
         """The declarer's exchange: none in a Solo."""
@@ -419,8 +486,11 @@ class Game:
 
 
 __all__ = [
+    "DECLARER_STEP",
+    "DEFENDER_STEP",
     "DONE",
     "KINDS",
+    "ROUND_STEPS",
     "ChoiceError",
     "Decision",
     "Game",
