@@ -145,7 +145,7 @@ class Knowledge:
             "announcements": [announcement_to_json(a) for a in self.announcements],
             "play": [],
         }
-        return {**{key: known[key] for key in VIEW_KEYS}, **extra}
+        return {**{key: known[key] for key in VIEW_KEYS if key in known}, **extra}
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,18 @@ from kosolve.model.announcements import ANNOUNCEMENTS
 from kosolve.model.auction import OPENING, auction_calls
 from kosolve.model.cards import card_name, hand_cards, hand_names, mask_of
 from kosolve.model.dealt import Dealt, lay_aways, talon_choices
+from kosolve.model.game import DEFAULT_RULES, Rules
 from kosolve.play.game import DONE, Game, GameError
 from kosolve.tools.reference import SEATS, other, pile_thirds, trick_thirds, trick_winner
 
 
-def random_game(seed: int) -> Game:
+ALL_ON: Final = Rules(defender_announcements=True, kontra=True)
+"""Every announcement the rules allow: the defender's and Kontra."""
+
+
+def random_game(seed: int, rules: Rules = DEFAULT_RULES) -> Game:
     rng = random.Random(seed)
-    game = Game(deal_as_dealt(random.Random(seed)))
+    game = Game(deal_as_dealt(random.Random(seed)), rules)
     while not game.over:
         decision = game.decision()
         game.choose(rng.randrange(len(decision.options)))
@@ -104,7 +109,8 @@ def settle_by_the_rules(dealt: Dealt, record: dict[str, Any]) -> tuple[int, Sett
     items: Settled = []
     if "valat" in announced:
         by = announced["valat"]["by"]
-        items.append(("valat", by if valat == by else other(by), value * 8))
+        doubled = 2 if announced["valat"].get("kontra") else 1
+        items.append(("valat", by if valat == by else other(by), value * 8 * doubled))
     elif valat is not None:
         items.append(("valat", valat, value * 4))
     else:
@@ -113,6 +119,7 @@ def settle_by_the_rules(dealt: Dealt, record: dict[str, Any]) -> tuple[int, Sett
         if what in announced:
             by = announced[what]["by"]
             worth = announced_value(what, contract, announced[what].get("when"))
+            worth *= 2 if announced[what].get("kontra") else 1
             items.append((what, by if achiever == by else other(by), worth))
         elif what in BIRD_TRICKS and achiever is not None:
             items.append((what, achiever, SILENT_BIRD))
@@ -131,9 +138,10 @@ def net(items: Settled) -> dict[str, int]:
     return totals
 
 
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, ALL_ON], ids=["default", "all-on"])
 @pytest.mark.parametrize("seed", range(40))
-def test_random_games_end_settled_as_the_rules_say(seed: int) -> None:
-    game = random_game(seed)
+def test_random_games_end_settled_as_the_rules_say(seed: int, rules: Rules) -> None:
+    game = random_game(seed, rules)
     record: dict[str, Any] = game.to_json()
     if game.contract is None:
         assert record["totals"] is None and game.deal is None
@@ -159,6 +167,12 @@ def test_the_settlement_by_the_rules_covers_every_kind_of_item() -> None:
             seen |= {name for name, _, _ in settle_by_the_rules(game.dealt, game.to_json())[1]}
     assert {"game", "valat", "pagat", "trull", "four_kings"} <= seen
     assert len(seen & set(ANNOUNCED)) >= 5
+    doubled = defended = 0
+    for seed in range(40):
+        game = random_game(seed, ALL_ON)
+        doubled += sum(a.kontra for a in game.announcements)
+        defended += sum(a.by != game.declarer for a in game.announcements)
+    assert doubled >= 10 and defended >= 10
 
 
 def test_the_options_come_in_their_canonical_order() -> None:
@@ -196,6 +210,56 @@ def test_a_solo_has_one_round_of_announcements_and_no_talon() -> None:
     game.choose(0)
     assert game.decision().kind == "play" and game.take is None
     assert [(a.what, a.when) for a in game.announcements] == [("valat", None)]
+
+
+def test_the_defender_announces_and_each_seat_doubles_in_its_step() -> None:
+    """Under both rule options a round runs the declarer's announcements,
+    the defender's (birds and the Valat only), the defender's Kontras on
+    the declarer's announcements of the round, then the declarer's on the
+    defender's; a Kontra doubles the announcement it names."""
+    game = Game(deal_as_dealt(random.Random(11)), ALL_ON)
+    game.choose(game.decision().options.index("dreiblatt"))
+    game.choose(0)  # the dealer passes: the forehand plays a Dreiblatt
+    steps = []
+
+    def take(what: str) -> None:
+        decision = game.decision()
+        steps.append((decision.kind, decision.seat, what))
+        game.choose(decision.options.index(what))
+
+    take("pagat")
+    take(DONE)
+    defender = game.decision()
+    assert defender.kind == "announce" and defender.seat == 1
+    assert defender.options == (DONE, "uhu", "pelikan", "quapil", "valat")
+    take("uhu")
+    take(DONE)
+    kontra = game.decision()
+    assert (kontra.kind, kontra.seat, kontra.options) == ("kontra", 1, (DONE, "pagat"))
+    take("pagat")  # the only Kontra: the step ends by itself
+    answer = game.decision()
+    assert (answer.kind, answer.seat, answer.options) == ("kontra", 0, (DONE, "uhu"))
+    take(DONE)
+    assert game.decision().kind == "take"
+    assert [(a.by, a.what, a.when, a.kontra) for a in game.announcements] == [
+        (0, "pagat", "before", True),
+        (1, "uhu", "before", False),
+    ]
+    assert game.decision().knowledge.announcements == tuple(game.announcements)
+
+
+def test_a_step_with_nothing_to_say_is_not_asked() -> None:
+    """With Kontra on and nothing announced no Kontra is asked, and without
+    the options no defender's announcement or Kontra ever is."""
+    game = Game(deal_as_dealt(random.Random(11)), Rules(kontra=True))
+    game.choose(game.decision().options.index("dreiblatt"))
+    game.choose(0)
+    game.choose(0)  # the declarer announces nothing
+    assert game.decision().kind == "take"
+    for seed in range(20):
+        kinds = {(move.kind, move.seat == random_game(seed).declarer) for move in random_game(seed).moves}
+        assert ("kontra", True) not in kinds and ("kontra", False) not in kinds
+        assert ("announce", False) not in kinds
 
 
 def test_the_knowledge_holds_no_hidden_card() -> None:
