@@ -15,11 +15,21 @@ from kosolve.cli.errors import InputError
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
 from kosolve.cli.running import progress_bar
 from kosolve.dealing import MAX_SEED
+from kosolve.model.announcements import ANNOUNCEMENTS
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
 from kosolve.model.jsonfile import MAX_FILE_BYTES, FileError
 from kosolve.model.quoting import source_name
-from kosolve.play.arena import ARENA_KIND, Match, MatchSummary, dealer_deal, file_deals, run_match, summarise
+from kosolve.play.arena import (
+    ARENA_KIND,
+    POINT_SOURCES,
+    Match,
+    MatchSummary,
+    dealer_deal,
+    file_deals,
+    run_match,
+    summarise,
+)
 from kosolve.play.bots import make_bot
 from kosolve.play.player import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
@@ -81,12 +91,49 @@ def render_summary(summary: MatchSummary) -> str:
         )
     interval = "" if summary.ci95 is None else f" (95% interval {summary.ci95[0]:+.2f} to {summary.ci95[1]:+.2f})"
     lines.append(f"  A - B: {summary.mean_diff:+.2f} game points a deal{interval}; {summary.draws} deals drawn")
-    return "\n".join(lines)
+    return "\n".join(lines + _bonus_table(summary))
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+def _bonus_table(summary: MatchSummary) -> list[str]:
+    """Each bot's announcements by kind (those either bot announced), its
+    Kontras (when either said one) and its game points by source, a column
+    a bot."""
+    bots = (summary.a, summary.b)
+    rows: list[tuple[str, str, str]] = [("announced/made/failed", "A", "B")]
+    for kind in ANNOUNCEMENTS:
+        counts = [bot.announcements[kind] for bot in bots]
+        if any(count.announced for count in counts):
+            a, b = (f"{count.announced}/{count.made}/{count.failed}" for count in counts)
+            rows.append((f"  {kind.replace('_', ' ')}", a, b))
+    if len(rows) == 1:
+        rows.append(("  none", "", ""))
+    if any(bot.kontras for bot in bots):
+        a, b = (f"{bot.kontras}/{bot.kontras_paid}" for bot in bots)
+        rows.append(("Kontras said/paid off", a, b))
+    rows.append(("game points over the match", "", ""))
+    labels = {
+        "game": "game item (contract, Valat)",
+        "announced": "announced bonuses",
+        "silent": "silent bonuses",
+        "held": "held bonuses",
+        "forfeit": "forfeits",
+    }
+    for source in POINT_SOURCES:
+        if source != "forfeit" or any(bot.points[source] for bot in bots):
+            rows.append((f"  {labels[source]}", _signed(summary.a.points[source]), _signed(summary.b.points[source])))
+    rows.append(("  total", _signed(summary.a.total), _signed(summary.b.total)))
+    width = max(len(row[0]) for row in rows)
+    cell = max(len(text) for row in rows for text in row[1:])
+    return [f"  {label:<{width}}  {a:>{cell}}  {b:>{cell}}".rstrip() for label, a, b in rows]
 
 
 @click.command("arena")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", required=False)
+@click.argument("b", metavar="B", required=False)
 @click.option(
     "--deals",
     "given",
@@ -130,14 +177,19 @@ def render_summary(summary: MatchSummary) -> str:
 @click.option(
     "--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True, help="With --dask: deals a task."
 )
+@click.option(
+    "--summary-only",
+    is_flag=True,
+    help="Play nothing: print the summary of RESULTS.jsonl, of the match its header records (give no A and B).",
+)
 @jobs_option
 @json_option
 @tt_mb_option
 @quiet_option("No progress bar.")
 @rules_options
 def arena_command(
-    a: str,
-    b: str,
+    a: str | None,
+    b: str | None,
     given: str,
     seed: int | None,
     results: str,
@@ -145,6 +197,7 @@ def arena_command(
     review: int,
     address: str | None,
     chunk: int,
+    summary_only: bool,
     jobs: int | None,
     as_json: bool,
     tt_mb: float,
@@ -162,8 +215,13 @@ def arena_command(
     command again resumes the match and repeats nothing.  At the end the
     summary: each bot's mean game points a deal, A's lead over B with its
     95% interval over the deals, the deals won, the forfeits (a bot that
-    breaks the protocol loses that game by 24 game points), and the share
-    of each bot's cards that were best double dummy.
+    breaks the protocol loses that game by 24 game points), the share
+    of each bot's cards that were best double dummy, and a table of each
+    bot's announcements by kind (announced, made, failed), its Kontras
+    (said, paid off) and its game points from the game item, the
+    announced, silent and held bonuses and the forfeits.
+    --summary-only -o RESULTS.jsonl prints the summary of a results file
+    and plays nothing.
 
     \b
     Examples:
@@ -171,7 +229,16 @@ def arena_command(
       kosolve arena "exec:python3 examples/bots/first.py" random --deals 20 -o m.jsonl
       kosolve arena pimc:samples=50 dd --deals games.jsonl -o m.jsonl --json
       kosolve arena pimc heuristic --deals 1000 -o m.jsonl --dask tcp://scheduler:8786
+      kosolve arena random heuristic --deals 50 -o m.jsonl --defender-announcements --kontra
+      kosolve arena --summary-only -o m.jsonl
     """
+    if summary_only:
+        if a is not None:
+            raise click.UsageError("--summary-only reads the results file alone: give no bots")
+        _finish(results, _recorded_match(results), as_json)
+        return
+    if a is None or b is None:
+        raise click.UsageError(f"Missing argument '{'A' if a is None else 'B'}'")
     if address is not None and jobs is not None:
         raise click.UsageError("--jobs runs on this machine, --dask on a cluster: give one")
     try:
@@ -189,7 +256,34 @@ def arena_command(
         raise InputError(str(error)) from None
     except (ClusterError, WriteError) as error:
         raise click.ClickException(str(error)) from None
-    summary = summarise(read_results(results), match)
+    _finish(results, match, as_json)
+
+
+def _recorded_match(results: str) -> Match:
+    """The match the header of the results file ``results`` records."""
+    shown = source_name(results)
+    if not Path(results).is_file():
+        raise InputError(f"{shown}: no such results file")
+    question = read_question(results)
+    try:
+        if question is None:
+            raise ResultsError("not a results file")
+        return Match.from_json(question)
+    except ResultsError as error:
+        raise InputError(f"{shown}: {error}") from None
+
+
+def _finish(results: str, match: Match, as_json: bool) -> None:
+    """Print the summary of the whole results file."""
+    try:
+        summary = summarise(read_results(results), match)
+    except ResultsError as error:
+        raise InputError(str(error)) from None
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        # Only a file written by hand gets here: kosolve writes whole records.
+        raise InputError(
+            f"{source_name(results)}: a record of no arena match ({type(error).__name__}: {error})"
+        ) from None
     if as_json:
         click.echo(json.dumps({"results": results, **summary.to_json()}))
     else:

@@ -34,7 +34,7 @@ import json
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from types import TracebackType
 from typing import Any, Final
 
@@ -46,12 +46,14 @@ from kosolve.batch.cluster import DEFAULT_CHUNK, cluster
 from kosolve.batch.results import ResultsError, ResultsFile
 from kosolve.batch.tasks import Key
 from kosolve.dealing import deal_as_dealt
+from kosolve.model.announcements import ANNOUNCEMENTS
 from kosolve.model.cards import mask_of
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, SEATS, Rules, Seat, seat_name
 from kosolve.model.jsonfile import parse_json
 from kosolve.model.quoting import source_name
+from kosolve.model.scoring import HELD
 from kosolve.play.bots import make_bot
 from kosolve.play.game import Game
 from kosolve.play.player import Bot, Forfeit, ask
@@ -70,6 +72,15 @@ BOT_SEEDS: Final = 2
 a digest apart from the deal's seed (kosolve 0.1's 1 gave the deal's own
 seed, from which a bot could deal the whole deal); a file of another way
 is refused on resume, its games being of other seeds."""
+SUMMARY_FORMAT: Final = 1
+"""The format of the summary's JSON (:meth:`MatchSummary.to_json`,
+docs/arena.md): a later kosolve that renames or removes a key, or changes
+what one means, raises it; keys may be added within a format."""
+POINT_SOURCES: Final = ("game", "announced", "silent", "held", "forfeit")
+"""Where a bot's game points come from (:attr:`BotSummary.points`): the
+game item (the contract's, or the Valat that replaces it, silent or
+announced), the announced bonuses, the silent ones, the held ones, and
+the forfeits."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,28 @@ class Match:
 
     def spec(self, side: str) -> str:
         return self.a if side == "a" else self.b
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Match:
+        """The match a results file's header records (a rule option it does
+        not record at its default, one this kosolve does not know left
+        out); :class:`ResultsError` for a header of no arena match."""
+        if data.get("kind") != ARENA_KIND:
+            raise ResultsError("not the results of a kosolve arena match")
+        known = {option.name for option in fields(Rules)}
+        try:
+            rules = Rules(**{key: value for key, value in dict(data.get("rules") or {}).items() if key in known})
+            return cls(
+                str(data["a"]),
+                str(data["b"]),
+                int(data.get("seed", 0)),
+                str(data.get("source", "dealer")),
+                rules,
+                float(data.get("move_time", DEFAULT_MOVE_TIME)),
+                int(data.get("review", 0)),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ResultsError(f"a header that records no match ({type(error).__name__}: {error})") from None
 
 
 def dealer_deal(seed: int, number: int) -> Dealt:
@@ -425,6 +458,20 @@ def run_match(
 
 
 @dataclass(frozen=True)
+class Announced:
+    """A bot's announcements of one kind over a match: how many it
+    announced, and of those how many it made and how many failed, by the
+    settlement (an announcement of a forfeited game is neither)."""
+
+    announced: int = 0
+    made: int = 0
+    failed: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"announced": self.announced, "made": self.made, "failed": self.failed}
+
+
+@dataclass(frozen=True)
 class BotSummary:
     """One bot's figures over the deals of a match."""
 
@@ -436,6 +483,23 @@ class BotSummary:
     forfeits: int
     dd_accuracy: float | None
     knew_accuracy: float | None
+    announcements: Mapping[str, Announced]
+    """Its announcements by kind, every kind of
+    :data:`~kosolve.model.announcements.ANNOUNCEMENTS` in its order."""
+    kontras: int
+    """The Kontras it said (on the other's announcements)."""
+    kontras_paid: int
+    """Those that paid off: the announcement failed, its doubled value
+    went to this bot."""
+    points: Mapping[str, int]
+    """Its game points over the match by source (:data:`POINT_SOURCES`),
+    net of what it paid, from each game's settlement items; their sum is
+    :attr:`total`."""
+
+    @property
+    def total(self) -> int:
+        """Its game points over the match: the sum of :attr:`points`."""
+        return sum(self.points.values())
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -445,6 +509,9 @@ class BotSummary:
             "forfeits": self.forfeits,
             "dd_accuracy": None if self.dd_accuracy is None else round(self.dd_accuracy, 4),
             "knew_accuracy": None if self.knew_accuracy is None else round(self.knew_accuracy, 4),
+            "announcements": {kind: self.announcements[kind].to_json() for kind in ANNOUNCEMENTS},
+            "kontras": {"said": self.kontras, "paid_off": self.kontras_paid},
+            "points": {"total": self.total, **{source: self.points[source] for source in POINT_SOURCES}},
         }
 
 
@@ -462,6 +529,7 @@ class MatchSummary:
 
     def to_json(self) -> dict[str, object]:
         return {
+            "format": SUMMARY_FORMAT,
             "deals": self.deals,
             "a": self.a.to_json(),
             "b": self.b.to_json(),
@@ -471,18 +539,76 @@ class MatchSummary:
         }
 
 
+class _Tally:
+    """One bot's announcements, Kontras and game points by source, counted
+    game by game."""
+
+    def __init__(self) -> None:
+        self.announced = {kind: [0, 0, 0] for kind in ANNOUNCEMENTS}
+        self.kontras = [0, 0]
+        self.points = dict.fromkeys(POINT_SOURCES, 0)
+
+    def announcements(self) -> dict[str, Announced]:
+        return {kind: Announced(*counts) for kind, counts in self.announced.items()}
+
+
+def _source(name: str, announced: set[str]) -> str:
+    """Which of :data:`POINT_SOURCES` a settlement item named ``name``
+    scores for, in a game with those kinds ``announced``."""
+    if name in ("game", "valat"):
+        return "game"
+    if name in HELD:
+        return "held"
+    return "announced" if name in announced else "silent"
+
+
+def _count_game(game: GameRecord, tallies: tuple[_Tally, _Tally]) -> None:
+    """Add one game's announcements, Kontras and settlement items to the
+    tallies of its seats (the forehand's first)."""
+    settled = game.game.get("settlement")
+    items: list[Mapping[str, Any]] = list(settled) if isinstance(settled, list) else []
+    if game.forfeit is not None:
+        # A forfeit scores instead of the settlement, even of a game that
+        # ended (a bot may forfeit taking in the last card).
+        items = []
+        for seat, tally in enumerate(tallies):
+            tally.points["forfeit"] += game.points[seat]
+    # Each kind is announced once a game at most, and settled by one item of its name.
+    winner = {item["name"]: SEAT_NAMES.index(item["to"]) for item in items}
+    announced: set[str] = set()
+    said: Any = game.game.get("announcements") or ()
+    for announcement in said:
+        what, by = announcement["what"], SEAT_NAMES.index(announcement["by"])
+        announced.add(what)
+        counts = tallies[by].announced[what]
+        counts[0] += 1
+        if what in winner:
+            counts[1 if winner[what] == by else 2] += 1
+        if announcement.get("kontra"):
+            kontra = tallies[1 - by].kontras
+            kontra[0] += 1
+            kontra[1] += winner.get(what) == 1 - by
+    for item in items:
+        source = _source(item["name"], announced)
+        to = SEAT_NAMES.index(item["to"])
+        for seat, tally in enumerate(tallies):
+            tally.points[source] += item["points"] if seat == to else -item["points"]
+
+
 def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummary:
     """The summary of a match's records (a results file's, in any order)."""
     deals = [DealRecord.from_json(r["report"]) for r in records if isinstance(r.get("report"), dict)]
     points: dict[str, list[int]] = {side: [] for side in SIDES}
     counts: dict[tuple[str, str], list[list[int]]] = {(side, key): [] for side in SIDES for key in ("dd", "knew")}
     forfeits = {side: 0 for side in SIDES}
+    tallies = {side: _Tally() for side in SIDES}
     for deal in deals:
         for side, scored in zip(SIDES, deal.points, strict=True):
             points[side].append(scored)
         for order, game in zip((SIDES, SIDES[::-1]), deal.games, strict=True):
             if game.forfeit is not None:
                 forfeits[order[game.forfeit.seat]] += 1
+            _count_game(game, (tallies[order[0]], tallies[order[1]]))
             for key, judged in (("dd", game.dd), ("knew", game.knew)):
                 if judged:
                     for seat, side in zip(SEAT_NAMES, order, strict=True):
@@ -493,6 +619,7 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummar
     wins = {"a": sum(d > 0 for d in diffs), "b": sum(d < 0 for d in diffs)}
 
     def bot(side: str) -> BotSummary:
+        tally = tallies[side]
         return BotSummary(
             match.spec(side),
             math.fsum(points[side]) / n if n else 0.0,
@@ -500,6 +627,10 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummar
             forfeits[side],
             accuracy(counts[(side, "dd")]),
             accuracy(counts[(side, "knew")]),
+            tally.announcements(),
+            tally.kontras[0],
+            tally.kontras[1],
+            dict(tally.points),
         )
 
     mean = 0.0 if difference is None else difference.mean
@@ -510,6 +641,9 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummar
 __all__ = [
     "FORFEIT_POINTS",
     "PLAYERS",
+    "POINT_SOURCES",
+    "SUMMARY_FORMAT",
+    "Announced",
     "BotSummary",
     "DealRecord",
     "Forfeited",
