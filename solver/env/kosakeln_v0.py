@@ -10,6 +10,12 @@ dict of ``observation`` (:data:`OBSERVATION_SIZE` zeros and ones, what the
 agent's seat knows, in the named pieces of :mod:`kosolve.env.encoding`)
 and ``action_mask``.
 
+The rule switches that add decisions are the constructor's
+``defender_announcements`` (the defender announces birds or the Valat
+after the declarer, each round) and ``kontra`` (each seat may double the
+other's announcements of the round: the ``kontra`` decision), both off
+by default (docs/rules.md §5.1, §6.2); the game is settled by them.
+
 Rewards come at the end: ``"points"`` (the default) each seat's net game
 points; ``"win"`` +1, −1 or 0; ``"regret"`` the game points less what
 score-optimal double-dummy play from trick 1 gives that seat (0 for
@@ -24,7 +30,7 @@ against perfect play.
 'forehand'
 >>> observation, reward, terminated, truncated, info = environment.last()
 >>> int(observation["action_mask"].sum()), observation["observation"].shape
-(16, (407,))
+(16, (516,))
 """
 
 from __future__ import annotations
@@ -52,8 +58,8 @@ from kosolve.env.encoding import (
     reward_values,
 )
 from kosolve.model.cards import hand_names, mask_of
-from kosolve.model.game import SEAT_NAMES
-from kosolve.play.game import ChoiceError, Game
+from kosolve.model.game import SEAT_NAMES, Rules
+from kosolve.play.game import ChoiceError, Decision, Game
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped environment so
@@ -61,8 +67,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
 
     metadata: ClassVar[dict[str, Any]] = {"name": "kosakeln_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, phases: str = "game", reward: str = "points", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        phases: str = "game",
+        reward: str = "points",
+        render_mode: str | None = None,
+        defender_announcements: bool = False,
+        kontra: bool = False,
+    ) -> None:
         super().__init__()
+        for name, value in (("defender_announcements", defender_announcements), ("kontra", kontra)):
+            if not isinstance(value, bool | np.bool_):
+                raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
         if phases not in PHASES:
             raise ValueError(f"phases must be one of {', '.join(PHASES)}, not {phases!r}")
         if reward not in REWARDS:
@@ -71,11 +87,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.phases = phases
         self.reward_kind = reward
+        self.rules = Rules(defender_announcements=bool(defender_announcements), kontra=bool(kontra))
+        """The rules the games are played and settled by."""
         self.render_mode = render_mode
         self.possible_agents = list(SEAT_NAMES)
         self.agents = list(SEAT_NAMES)
         self._rng = random.Random()
         self.game: Game | None = None
+        self._decision: tuple[Game, int, Decision] | None = None
+        """The game's current decision, asked once a step (:meth:`decision`),
+        with the game and its number of moves it was asked at."""
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -97,7 +118,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         if seed is not None:
             self._rng = random.Random(seed)
         dealt = deal_as_dealt(self._rng)
-        self.game = Game(dealt)
+        self.game = Game(dealt, self.rules)
         if self.phases == "play":
             bid_and_exchange(self.game, self._rng)
         self.agents = list(self.possible_agents)
@@ -107,21 +128,34 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._start_thirds: int | None = None
-        self.agent_selection = SEAT_NAMES[self.game.decision().seat]
+        self.agent_selection = SEAT_NAMES[self.decision().seat]
+
+    def decision(self) -> Decision:
+        """The game's current decision (the game not over), asked of the
+        game once a step and kept until the next: building it builds the
+        seat's knowledge, and a step wants it for the next agent, its
+        observation and its mask."""
+        game = self.game
+        assert game is not None
+        # Kept for the game and the move it was asked at: a game replaced or
+        # moved on by hand (``env.unwrapped.game``) is asked afresh.
+        if self._decision is None or self._decision[0] is not game or self._decision[1] != len(game.moves):
+            self._decision = (game, len(game.moves), game.decision())
+        return self._decision[2]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.game is not None
         seat = SEAT_NAMES.index(agent)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if self.game.over:
-            knows, kind = self.game.knowledge(seat), "play"
+            knows, kind, decision = self.game.knowledge(seat), "play", None
         else:
-            decision = self.game.decision()
+            decision = self.decision()
             kind = decision.kind
             knows = decision.knowledge if decision.seat == seat else self.game.knowledge(seat)
             if decision.seat == seat:
                 mask[: len(decision.options)] = 1
-        return {"observation": encode(knows, kind), "action_mask": mask}
+        return {"observation": encode(knows, kind, decision), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         if not self.agents:
@@ -145,7 +179,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         if game.over:
             self._finish()
         else:
-            self.agent_selection = SEAT_NAMES[game.decision().seat]
+            self.agent_selection = SEAT_NAMES[self.decision().seat]
         self._accumulate_rewards()
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
@@ -174,7 +208,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo names the unwrapped e
         if game is None or game.deal is None or game.position is None:
             return None
         if score:
-            return net_score(game.deal, game.position.copy(), with_points_line=False, with_line=False).score
+            return net_score(
+                game.deal, game.position.copy(), rules=game.rules, with_points_line=False, with_line=False
+            ).score
         return solve(game.position.copy(), with_moves=False, with_line=False).thirds
 
     def render(self) -> str | None:

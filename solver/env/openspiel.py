@@ -12,8 +12,12 @@ option in its canonical order.  Information-state and observation tensors
 and strings hold what the player's seat knows (:class:`KosakelnObserver`).
 Parameters:
 ``phases`` (``"game"``, or ``"play"``: the cards alone, bid and exchange by
-the dealer's rules of thumb) and ``reward`` (``"points"``, ``"win"``,
-``"regret"``: as the PettingZoo environment's).
+the dealer's rules of thumb), ``reward`` (``"points"``, ``"win"``,
+``"regret"``: as the PettingZoo environment's), and the rule switches
+``defender_announcements`` and ``kontra`` (booleans, off by default: the
+defender's announcements and the ``kontra`` decisions, docs/rules.md
+§5.1, §6.2).  An action is an ``int`` (a NumPy integer too): a bool or
+anything else is refused with a ``TypeError``.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_kosakeln")
@@ -49,7 +53,7 @@ from kosolve.env.encoding import (
 )
 from kosolve.model.cards import ALL_CARDS, N_CARDS, Card, card_name, cards_of, mask_of
 from kosolve.model.dealt import DISCARD_SIZE, HAND_SIZE, PERSONAL_SIZE, Dealt
-from kosolve.model.game import SEAT_NAMES, TALON_SIZE
+from kosolve.model.game import SEAT_NAMES, TALON_SIZE, Rules
 from kosolve.play.game import Decision, Game, Knowledge, option_json
 
 PARTS: Final = (
@@ -65,8 +69,10 @@ CHANCE_NODES: Final = N_CARDS - PARTS[-1][1]
 """One chance node a card, but for the last part's cards: what is left."""
 MAX_GAME_LENGTH: Final = 70
 """Decisions in a game at most (the chance nodes are not counted, as
-OpenSpiel counts): 8 calls, 2 rounds of at most 10 announcements, a talon
-choice, a lay-away, 32 cards (and slack)."""
+OpenSpiel counts): 8 calls; 9 announcements and 9 Kontras at most in all
+(each bonus is announced once, and doubled once), and a ``done`` to end
+each of the 4 steps of the 2 rounds; a talon choice, a lay-away, 32 cards:
+68 (and slack)."""
 UTILITY_BOUND: Final = 1000.0
 """Game points beyond any settlement's."""
 SHORT_NAME: Final = "python_kosakeln"
@@ -85,7 +91,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"phases": "game", "reward": "points"},
+    parameter_specification={"phases": "game", "reward": "points", "defender_announcements": False, "kontra": False},
 )
 _GAME_INFO = pyspiel.GameInfo(
     num_distinct_actions=MAX_ACTIONS,
@@ -128,7 +134,8 @@ def dealt_from(cards: Sequence[Card]) -> Dealt:
 
 
 class KosakelnGame(pyspiel.Game):  # type: ignore[misc]
-    """The game, with its parameters ``phases`` and ``reward``."""
+    """The game, with its parameters ``phases``, ``reward``,
+    ``defender_announcements`` and ``kontra`` (:attr:`rules`)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         super().__init__(_GAME_TYPE, _GAME_INFO, params or {})
@@ -139,6 +146,12 @@ class KosakelnGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"phases must be one of {', '.join(PHASES)}, not {self.phases!r}")
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {self.reward!r}")
+        switches = {name: given.get(name, False) for name in ("defender_announcements", "kontra")}
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be a bool, not {value!r}")
+        self.rules = Rules(**switches)
+        """The rules the games are played and settled by."""
 
     def new_initial_state(self) -> KosakelnState:
         return KosakelnState(self)
@@ -156,6 +169,7 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.phases = game.phases
         self.reward = game.reward
+        self.rules = game.rules
         self.cards: list[Card] = []
         """The cards the chance nodes have dealt, in order."""
         self.game: Game | None = None
@@ -196,6 +210,13 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         return list(range(len(self.decision().options)))
 
+    def apply_action(self, action: int) -> None:
+        """Take ``action``, an ``int`` (a NumPy integer too); OpenSpiel's own
+        would take ``True`` as action 1."""
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise TypeError(f"an action is an int, the index of an option or a card, not {type(action).__name__}")
+        super().apply_action(int(action))
+
     def _apply_action(self, action: int) -> None:
         if self.game is not None:
             self._decision = None
@@ -208,7 +229,7 @@ class KosakelnState(pyspiel.State):  # type: ignore[misc]
         self.cards.append(action)
         if len(self.cards) < CHANCE_NODES:
             return
-        self.game = Game(dealt_from(self.cards))
+        self.game = Game(dealt_from(self.cards), self.rules)
         if self.phases == "play":
             # The exchange's ties broken by the talon, which both see by then.
             bid_and_exchange(self.game, _tie_breaker("exchange", *self.game.dealt.talon))
@@ -265,8 +286,9 @@ class KosakelnObserver:
         if game is None:
             self.tensor.fill(0)
             return
-        kind = "play" if game.over else state.decision().kind
-        self.tensor[:] = encode(state.knowledge(player), kind)
+        decision = None if game.over else state.decision()
+        kind = "play" if decision is None else decision.kind
+        self.tensor[:] = encode(state.knowledge(player), kind, decision)
 
     def string_from(self, state: KosakelnState, player: int) -> str:
         if state.game is None:

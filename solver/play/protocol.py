@@ -6,7 +6,8 @@ For every decision of the bot's seat kosolve writes the decision
 (:meth:`~kosolve.play.game.Decision.to_json`: ``decision``, ``seat``,
 ``view``, ``legal``) and reads one line back, ``{"choice": i}``.  Notices
 that need no answer carry no ``legal`` key: ``{"notice": "start", "seat":
-..., "seed": ...}`` at each game's start, ``{"notice": "move", ...}`` for
+..., "seed": ..., "rules": ...}`` at each game's start (``rules``, the rule
+options in force, when the bot was made with them), ``{"notice": "move", ...}`` for
 each decision the other seat takes, as the bot's seat sees it at the table
 (:meth:`~kosolve.play.game.Move.seen_by`: of the other's lay-away only its
 face-up tarocks), ``{"notice": "end", "totals": ...}`` at its end.
@@ -38,9 +39,10 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import asdict
 from typing import Final, NoReturn
 
-from kosolve.model.game import Seat, seat_name
+from kosolve.model.game import Rules, Seat, seat_name
 from kosolve.play.game import ChoiceError, Decision, Game, Move
 from kosolve.play.player import Bot, BotSpecError, Forfeit
 
@@ -149,6 +151,17 @@ def _bot_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def rules_json(rules: Rules) -> dict[str, object]:
+    """The rule options as a start notice tells them (docs/protocol.md): each
+    field of :class:`~kosolve.model.game.Rules` by its name, as the web
+    API's ``rules`` object names them.
+
+    >>> rules_json(Rules(kontra=True))["kontra"], sorted(rules_json(Rules()))[:2]
+    (True, ['defender_announcements', 'discard'])
+    """
+    return asdict(rules)
+
+
 class _Gone(Exception):
     """The bot's process ended after its last game's end, noticed only now."""
 
@@ -156,8 +169,11 @@ class _Gone(Exception):
 class ExecBot(Bot):
     """A program that plays through the protocol."""
 
-    def __init__(self, command: str, move_time: float = DEFAULT_MOVE_TIME) -> None:
+    def __init__(self, command: str, move_time: float = DEFAULT_MOVE_TIME, rules: Rules | None = None) -> None:
         self.name = f"{EXEC_PREFIX}{command}"
+        self.rules = rules
+        """The rules of its games, told in each start notice (:func:`rules_json`);
+        None: not known, and not told."""
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
@@ -283,7 +299,10 @@ class ExecBot(Bot):
     def start(self, seed: int, seat: Seat = 0) -> None:
         self.seat = seat
         self._game = []
-        self._tell({"notice": "start", "seat": seat_name(seat), "seed": seed})
+        notice: dict[str, object] = {"notice": "start", "seat": seat_name(seat), "seed": seed}
+        if self.rules is not None:
+            notice["rules"] = rules_json(self.rules)
+        self._tell(notice)
 
     def decide(self, decision: Decision, game: Game | None = None) -> int:
         self._tell(decision.to_json())
@@ -346,4 +365,4 @@ class ExecBot(Bot):
         self._stop()
 
 
-__all__ = ["DEFAULT_MOVE_TIME", "EXEC_PREFIX", "ExecBot"]
+__all__ = ["DEFAULT_MOVE_TIME", "EXEC_PREFIX", "ExecBot", "rules_json"]

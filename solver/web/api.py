@@ -143,25 +143,25 @@ def _seed(value: object, field: str) -> int | None:
     return value
 
 
-def _rules(request: Mapping[str, object], base: Rules) -> Rules:
-    """The rule options of a request, each defaulting to ``base`` (the
-    server's)."""
+def _rules(request: Mapping[str, object], base: Rules, field: str = "rules") -> Rules:
+    """The rule options of a request (its key ``rules``, which messages
+    name ``field``), each defaulting to ``base`` (the server's)."""
     given = request.get("rules", {})
     if not isinstance(given, Mapping):
-        raise _error("rules", f"expected an object, got {describe(given)}")
-    names = tuple(field.name for field in fields(Rules))
-    _once(given, "rules")
-    _keys(given, names, "rules")
+        raise _error(field, f"expected an object, got {describe(given)}")
+    names = tuple(option.name for option in fields(Rules))
+    _once(given, field)
+    _keys(given, names, field)
     values: dict[str, object] = {}
     for name in names:
         default = getattr(base, name)
         kind: type = type(default)
         what = "a boolean" if kind is bool else "an integer" if kind is int else "a string"
-        values[name] = _typed(given, name, kind, what, default, "rules.")
+        values[name] = _typed(given, name, kind, what, default, f"{field}.")
     try:
         return Rules(**values)  # type: ignore[arg-type]
     except ValueError as error:
-        raise _error("rules", str(error)) from None
+        raise _error(field, str(error)) from None
 
 
 def _deal_object(request: Mapping[str, object]) -> Mapping[str, object]:
@@ -380,8 +380,9 @@ class Service:
         *,
         delivered: bool = True,
     ) -> dict[str, object]:
-        """``POST /api/v1/game``: ``{"new": {"seat": ..., "bot": ..., "seed": ...}}``
-        starts a game against a bot; ``{"game": ID, "choice": I, "moves": N}``
+        """``POST /api/v1/game``: ``{"new": {"seat": ..., "bot": ..., "seed":
+        ..., "rules": {...}}}`` starts a game against a bot (``rules`` the
+        rule options of that game, each defaulting to the server's); ``{"game": ID, "choice": I, "moves": N}``
         takes the user's option ``I`` on the decision of the answer he got
         with ``N`` moves; ``{"game": ID}`` is the game as it stands
         (docs/web.md, "Play a game").  ``client`` is the address the
@@ -398,7 +399,7 @@ class Service:
                     settings = request["new"]
                     if not isinstance(settings, Mapping):
                         raise _error("new", f"expected an object, got {describe(settings)}")
-                    _keys(settings, ("seat", "bot", "seed"), "new")
+                    _keys(settings, ("seat", "bot", "seed", "rules"), "new")
                     seat_text = _typed(settings, "seat", str, "forehand or dealer", "forehand", "new.")
                     if seat_text not in SEAT_NAMES:
                         raise _error("new.seat", f"expected forehand or dealer, got {describe(seat_text)}")
@@ -408,7 +409,8 @@ class Service:
                         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED
                     ):
                         raise _error("new.seed", f"expected an integer from 0 to 2**63 - 1, got {describe(seed)}")
-                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed, client)
+                    rules = _rules(settings, self.rules, "new.rules")
+                    answer = self.games.new(SEAT_NAMES.index(seat_text), spec, seed, client, rules)
                 else:
                     key = _typed(request, "game", str, "a game's id", "")
                     if "choice" in request:

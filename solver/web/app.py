@@ -42,6 +42,7 @@ import threading
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Final
 
@@ -397,7 +398,8 @@ def create_app(
         return Response(status_code=204)
 
     async def about(request: Request) -> Response:
-        return _JSON({"api": API_VERSION, "kosolve": __version__})
+        # The server's rules: the page's game form starts from them.
+        return _JSON({"api": API_VERSION, "kosolve": __version__, "rules": asdict(service.rules)})
 
     async def file_list(request: Request) -> Response:
         return _JSON(listed)

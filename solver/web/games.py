@@ -14,6 +14,13 @@ bot's hand again.  At the end both hands are shown, the seed, the
 settlement, and the review of the user's play by what he knew and double
 dummy (:func:`~kosolve.review.judging.review`).
 
+The rules of a game are the server's, or those the new game's request
+sets (``new.rules``: the defender's announcements and Kontra, the other
+rule options); each answer says them (``rules``).  The options of an
+announcement or a Kontra come with the game points each puts at stake
+(``values``): the announcement's value in the scoring table for this
+contract and round (:mod:`kosolve.model.scoring`), doubled for a Kontra.
+
 A choice names the decision it answers by the number of moves of the
 answer that showed it (:meth:`GameTable.choose`), and is refused on any
 other: the same choice sent twice is applied once, and one whose answer a
@@ -32,17 +39,19 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Final
 
 from kosolve.analysis.report import Analyser
 from kosolve.dealing import MAX_SEED, deal_as_dealt
+from kosolve.model.announcements import Announcement, announcement_to_json
 from kosolve.model.cards import hand_names
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
-from kosolve.model.game import DEFAULT_RULES, SEAT_NAMES, Rules, Seat, seat_name, trick_to_json
+from kosolve.model.game import DEFAULT_RULES, GAME_VALUES, SEAT_NAMES, Rules, Seat, seat_name, trick_to_json
+from kosolve.model.scoring import DEFAULT_TABLE, ScoringTable
 from kosolve.play.bots import BOTS, make_bot
-from kosolve.play.game import ChoiceError, Game, option_json
+from kosolve.play.game import DONE, ChoiceError, Decision, Game, option_json
 from kosolve.play.player import Bot, ask
 from kosolve.review.judging import review
 
@@ -68,9 +77,9 @@ class GameRequestError(ValueError):
 
 @dataclass
 class _Table:
-    """One game in progress: the game, the user's seat, the bot and its
-    spec, the seed of the deal, the client's address (None: no client's
-    bound), and its end once worked out."""
+    """One game in progress: the game (with its rules), the user's seat,
+    the bot and its spec, the seed of the deal, the client's address
+    (None: no client's bound), and its end once worked out."""
 
     game: Game
     seat: Seat
@@ -94,16 +103,19 @@ class GameTable:
         # called from the web server's event loop while a search runs.
         self._books = threading.Lock()
 
-    def new(self, seat: Seat, spec: str, seed: int | None, client: str | None = None) -> dict[str, object]:
+    def new(
+        self, seat: Seat, spec: str, seed: int | None, client: str | None = None, rules: Rules | None = None
+    ) -> dict[str, object]:
         """A new game, the user in ``seat`` against the bot ``spec``, from
         ``client`` (an address: at most :data:`GAMES_PER_CLIENT` games each;
-        None for none)."""
+        None for none), played by ``rules`` (the table's by default)."""
         if spec not in BOTS:
             raise GameRequestError(f"request: bot: {spec!r} is not one of {', '.join(BOTS)}")
+        rules = self.rules if rules is None else rules
         # Not the random module's generator: its state shows through the seeds it gave (/api/v1/random).
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
-        bot = make_bot(spec, self.rules, self.analyser)
-        return self.open(seat, deal_as_dealt(random.Random(seed)), bot, spec, seed, client)
+        bot = make_bot(spec, rules, self.analyser)
+        return self.open(seat, deal_as_dealt(random.Random(seed)), bot, spec, seed, client, rules)
 
     def open(
         self,
@@ -113,14 +125,16 @@ class GameTable:
         spec: str,
         seed: int,
         client: str | None = None,
+        rules: Rules | None = None,
     ) -> dict[str, object]:
         """A new game of ``dealt``, the user in ``seat`` against ``bot``
         (named ``spec`` in the answers; ``seed`` starts it and is shown at
-        the end): :meth:`new` with its own deal and bot.  Its first answer
-        has the user's first decision, never the end."""
+        the end), played by ``rules`` (the table's by default): :meth:`new`
+        with its own deal and bot.  Its first answer has the user's first
+        decision, never the end."""
         bot.start(seed, 1 - seat)
         key = secrets.token_urlsafe(ID_BYTES)
-        table = _Table(Game(dealt, self.rules), seat, bot, spec, seed, client)
+        table = _Table(Game(dealt, self.rules if rules is None else rules), seat, bot, spec, seed, client)
         with self._books:
             self._games[key] = table
             if client is not None:
@@ -201,6 +215,11 @@ class GameTable:
             "calls": list(game.calls),
             "contract": game.contract,
             "declarer": None if game.declarer is None else seat_name(game.declarer),
+            "rules": asdict(game.rules),
+            "announcements": [
+                {**announcement_to_json(a), "value": announced_value(game.contract, a) * (2 if a.kontra else 1)}
+                for a in game.announcements
+            ],
             "moves": [move.seen_by(user) for move in game.moves],
             "tricks": _tricks(game),
             "bot_cards": _cards_left(game, 1 - user),
@@ -208,11 +227,14 @@ class GameTable:
             "end": None,
         }
         if decision is not None:
-            answer["decision"] = {
+            shown: dict[str, object] = {
                 "decision": decision.kind,
                 "view": decision.knowledge.to_json(),
                 "legal": [option_json(decision.kind, option) for option in decision.options],
             }
+            if decision.kind in ("announce", "kontra"):
+                shown["values"] = stakes(game, decision)
+            answer["decision"] = shown
         else:
             answer["end"] = self._end(table, progress)
         if delivered:
@@ -245,12 +267,45 @@ class GameTable:
                 samples=REVIEW_SAMPLES,
                 seed=table.seed,
                 jobs=1,
-                rules=self.rules,
+                rules=game.rules,
                 tt_mb=self.analyser.tt_mb,
                 progress=progress,
             )
             table.end = {**table.end, "review": judged.to_json(), "review_why": None}
         return table.end
+
+
+def announced_value(contract: str | None, announcement: Announcement, table: ScoringTable = DEFAULT_TABLE) -> int:
+    """The game points ``announcement`` is worth in ``contract``, made or
+    failed, before any Kontra: its row of the scoring table for the
+    contract and its timing, an announced Valat G × 8 (docs/rules.md §6).
+
+    >>> announced_value("dreiblatt", Announcement(0, "pagat", "before"))
+    12
+    >>> announced_value("solo", Announcement(1, "valat"))
+    96
+    """
+    assert contract is not None
+    if announcement.what == "valat":
+        return GAME_VALUES[contract] * table.valat_announced
+    return table.row(announcement.what).announced(contract, announcement.when)
+
+
+def stakes(game: Game, decision: Decision) -> list[int | None]:
+    """The game points each option of an ``announce`` or ``kontra``
+    decision puts at stake: None for ``done``; an announcement's value in
+    this round; a Kontra's the doubled value of the announcement it doubles."""
+    values: list[int | None] = []
+    for option in decision.options:
+        if option == DONE:
+            values.append(None)
+        elif decision.kind == "announce":
+            assert isinstance(option, str)
+            values.append(announced_value(game.contract, Announcement(decision.seat, option, game.round)))
+        else:
+            doubled = next(a for a in game.announcements if a.what == option)
+            values.append(2 * announced_value(game.contract, doubled))
+    return values
 
 
 def _tricks(game: Game) -> list[dict[str, object]]:
@@ -264,4 +319,12 @@ def _cards_left(game: Game, seat: Seat) -> int:
     return game.position.hands[seat].bit_count()
 
 
-__all__ = ["DEFAULT_BOT", "GAMES_KEPT", "GAMES_PER_CLIENT", "GameRequestError", "GameTable"]
+__all__ = [
+    "DEFAULT_BOT",
+    "GAMES_KEPT",
+    "GAMES_PER_CLIENT",
+    "GameRequestError",
+    "GameTable",
+    "announced_value",
+    "stakes",
+]

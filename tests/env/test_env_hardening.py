@@ -122,3 +122,13 @@ def test_after_the_end_step_warns_and_last_reports_the_end(wrapped: bool) -> Non
     environment.step(0)
     environment.step(None)
     assert len(EnvLogger.mqueue) == 2 and "after all agents are terminated" in EnvLogger.mqueue[0]
+
+
+@pytest.mark.parametrize("switch", ["defender_announcements", "kontra"])
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_a_rule_switch_of_the_pettingzoo_environment_must_be_a_bool(switch: str, value: object) -> None:
+    given: dict[str, Any] = {switch: value}
+    with pytest.raises(TypeError, match=f"{switch} must be a bool"):
+        raw_env(**given)
+    numpy_true: dict[str, Any] = {switch: np.bool_(True)}
+    assert raw_env(**numpy_true).rules == raw_env(**{**numpy_true, switch: True}).rules

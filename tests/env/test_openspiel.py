@@ -6,7 +6,9 @@ the game points of the same decisions replayed on a game of
 kosolve's heuristic bot in the bundled example; no information state or
 observation shows a card the player cannot see, at any step; OpenSpiel's
 observation types are served or refused; a step asks the game for its
-decision once.  Skipped without the extra ``kosolve[env]``."""
+decision once; all of it with the defender's announcements and Kontra
+on too, and the legal actions are the game's options; an action that is
+not an integer is refused.  Skipped without the extra ``kosolve[env]``."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import random
 import sys
 from typing import Any, Final
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -27,13 +30,19 @@ from kosolve.env.encoding import OBSERVATION_SIZE, PIECES  # noqa: E402
 from kosolve.env.openspiel import CHANCE_NODES, dealt_from  # noqa: E402 - registers python_kosakeln
 from kosolve.model.cards import ALL_CARDS, N_CARDS, cards_of, mask_of  # noqa: E402
 from kosolve.model.dealt import HAND_SIZE  # noqa: E402
-from kosolve.model.game import TALON_SIZE  # noqa: E402
+from kosolve.model.game import DEFAULT_RULES, TALON_SIZE, Rules  # noqa: E402
 from kosolve.model.view import TAROCKS  # noqa: E402
 from kosolve.play.game import Game  # noqa: E402
 
+SWITCHES: Final[dict[str, Any]] = {"defender_announcements": True, "kontra": True}
+"""The rule switches that add decisions, both on."""
 
-@pytest.mark.parametrize("params", [{}, {"phases": "play"}, {"reward": "win"}, {"reward": "regret"}])
-def test_openspiel_random_sim_test(params: dict[str, str]) -> None:
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"phases": "play"}, {"reward": "win"}, {"reward": "regret"}, SWITCHES, {"phases": "play", **SWITCHES}],
+)
+def test_openspiel_random_sim_test(params: dict[str, Any]) -> None:
     game = pyspiel.load_game("python_kosakeln", params)
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
 
@@ -50,11 +59,11 @@ def test_a_state_serialises_to_itself() -> None:
     assert str(again) == str(state) and again.history() == state.history()
 
 
-def replayed_returns(history: list[int], reward: str) -> list[float]:
+def replayed_returns(history: list[int], reward: str, rules: Rules = DEFAULT_RULES) -> list[float]:
     """The returns a game should have, worked out without the state: its
     chance outcomes dealt by :func:`dealt_from`, its decisions replayed on a
-    game of :mod:`kosolve.play.game`."""
-    game = Game(dealt_from(history[:CHANCE_NODES]))
+    game of :mod:`kosolve.play.game` under ``rules``."""
+    game = Game(dealt_from(history[:CHANCE_NODES]), rules)
     for action in history[CHANCE_NODES:]:
         game.choose(action)
     return replayed_rewards(game, reward)
@@ -72,6 +81,56 @@ def test_the_returns_are_the_replayed_games_points(reward: str) -> None:
         assert state.returns() == replayed_returns(state.history(), reward)
         played += state.game.deal is not None
     assert played >= 3  # not only games both passed
+
+
+@pytest.mark.parametrize("reward", ["points", "win"])
+def test_the_rule_switches_play_to_the_end_with_the_replayed_games_returns(reward: str) -> None:
+    """Random play to the end with the defender's announcements and Kontra
+    on: the legal actions are the game's options at every step, the
+    defender announces and both say Kontra, and the returns are those of
+    the same decisions replayed on a game under those rules."""
+    game = pyspiel.load_game("python_kosakeln", {"reward": reward, **SWITCHES})
+    rules = Rules(**SWITCHES)
+    kinds: set[tuple[str, bool]] = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                decision = state.game.decision()
+                assert state.current_player() == decision.seat
+                assert state.legal_actions() == list(range(len(decision.options)))
+                assert state.legal_actions_mask() == [1] * len(decision.options) + [0] * (
+                    game.num_distinct_actions() - len(decision.options)
+                )
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.game.rules == rules
+        assert state.returns() == replayed_returns(state.history(), reward, rules)
+        moves = state.game.moves
+        kinds |= {(move.kind, move.seat == state.game.declarer) for move in moves if move.option != "done"}
+        assert len(state.history()) - CHANCE_NODES <= game.max_game_length()
+    assert {("announce", False), ("kontra", False), ("kontra", True)} <= kinds, kinds
+
+
+@pytest.mark.parametrize("value", [1, "yes", 0.5])
+def test_a_rule_switch_that_is_not_a_bool_is_refused(value: object) -> None:
+    with pytest.raises(pyspiel.SpielError, match="kontra"):
+        pyspiel.load_game("python_kosakeln", {"kontra": value})
+
+
+@pytest.mark.parametrize("action", [True, False, np.bool_(True), 1.0, "1", np.float32(0), None])
+def test_an_action_that_is_not_an_integer_is_refused(action: object) -> None:
+    state = dealt_state(pyspiel.load_game("python_kosakeln"), random_cards(2))
+    before = state.history()
+    with pytest.raises(TypeError, match="an action is an int"):
+        state.apply_action(action)
+    assert state.history() == before
+    state.apply_action(np.int64(0))
+    assert state.history() == [*before, 0]
+    chance = pyspiel.load_game("python_kosakeln").new_initial_state()
+    with pytest.raises(TypeError, match="an action is an int"):
+        chance.apply_action(True)
+    assert chance.history() == []
 
 
 def test_mcts_plays_a_kosolve_bot() -> None:
@@ -146,14 +205,15 @@ def revealed(state: Any, swapped: set[int]) -> bool:
     return bool(talon or played & swapped)
 
 
+@pytest.mark.parametrize("switches", [{}, SWITCHES], ids=["default", "switches"])
 @pytest.mark.parametrize("swap", [talon_swap, discard_swap])
-def test_no_information_state_shows_a_hidden_card(swap: Any) -> None:
+def test_no_information_state_shows_a_hidden_card(swap: Any, switches: dict[str, Any]) -> None:
     """Two deals that differ only in cards a seat cannot see, played the
     same way, give that seat the same information state and observation,
     tensors and strings, and the same legal actions, at every step until a
     swapped card is revealed, or the other makes a move his other cards
-    would not allow."""
-    game = pyspiel.load_game("python_kosakeln")
+    would not allow; with the defender's announcements and Kontra on too."""
+    game = pyspiel.load_game("python_kosakeln", switches)
     kinds: dict[str, int] = {}
     for seed in range(16):
         rng = random.Random(seed)
@@ -185,6 +245,7 @@ def test_no_information_state_shows_a_hidden_card(swap: Any) -> None:
             second.apply_action(again)
     assert kinds.get("bid", 0) >= 16 and kinds.get("announce", 0) >= 16, kinds
     assert swap is talon_swap or kinds.get("play", 0) >= 100, kinds
+    assert not switches or kinds.get("kontra", 0) >= 4, kinds
 
 
 @pytest.mark.parametrize("perfect_recall", [True, False])
@@ -232,7 +293,7 @@ def test_a_step_asks_the_game_for_its_decision_once(monkeypatch: pytest.MonkeyPa
         return decision(game)
 
     monkeypatch.setattr(Game, "decision", counted)
-    state = dealt_state(pyspiel.load_game("python_kosakeln"), random_cards(6))
+    state = dealt_state(pyspiel.load_game("python_kosakeln", SWITCHES), random_cards(6))
     rng = random.Random(6)
     steps = 0
     while not state.is_terminal():

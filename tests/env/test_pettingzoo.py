@@ -1,8 +1,12 @@
 """The PettingZoo environment: PettingZoo's own API and seed tests for the
 whole game and the play alone, every reward; the rewards are those of the
-same decisions replayed on a game of :mod:`kosolve.play.game`; the hook to
-the exact value; an observation that holds what the seat knows and no
-more, at every step.  Skipped without the extra ``kosolve[env]``."""
+same decisions replayed on a game of :mod:`kosolve.play.game`, also with
+the defender's announcements and Kontra on; the action mask is the game's
+options at every step, and the observation names the bonus of each
+announcement and Kontra action; a step asks the game for its decision
+once; the hook to the exact value; an observation that holds what the
+seat knows and no more, at every step, with and without the rule
+switches.  Skipped without the extra ``kosolve[env]``."""
 
 from __future__ import annotations
 
@@ -21,11 +25,17 @@ from support.rewards import replayed_rewards
 
 from kosolve.analysis.solving import solve
 from kosolve.dealing import deal_as_dealt
+from kosolve.env.encoding import PIECE_SLICES
 from kosolve.env.kosakeln_v0 import MAX_ACTIONS, env, raw_env
+from kosolve.model.announcements import ANNOUNCEMENTS
 from kosolve.model.cards import KINGS, cards_of
 from kosolve.model.dealt import Dealt
+from kosolve.model.game import DEFAULT_RULES, Rules
 from kosolve.model.view import TAROCKS
 from kosolve.play.game import Game
+
+SWITCHES: dict[str, Any] = {"defender_announcements": True, "kontra": True}
+"""The rule switches that add decisions, both on."""
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -33,6 +43,12 @@ from kosolve.play.game import Game
 @pytest.mark.parametrize("reward", ["points", "win", "regret"])
 def test_pettingzoo_api_test(phases: str, reward: str) -> None:
     api_test(env(phases=phases, reward=reward, render_mode="ansi"), num_cycles=200)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("phases", ["game", "play"])
+def test_pettingzoo_api_test_with_the_rule_switches(phases: str) -> None:
+    api_test(env(phases=phases, render_mode="ansi", **SWITCHES), num_cycles=200)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -60,11 +76,11 @@ def play_out(environment: Any, seed: int) -> tuple[dict[str, float], list[int]]:
     return totals, actions
 
 
-def replayed_game(seed: int, actions: list[int]) -> Game:
+def replayed_game(seed: int, actions: list[int], rules: Rules = DEFAULT_RULES) -> Game:
     """The game the environment should have played, worked out without it:
     the deal the realistic dealer deals with ``seed``, the ``actions``
-    replayed on a game of :mod:`kosolve.play.game`."""
-    game = Game(deal_as_dealt(random.Random(seed)))
+    replayed on a game of :mod:`kosolve.play.game` under ``rules``."""
+    game = Game(deal_as_dealt(random.Random(seed)), rules)
     for action in actions:
         game.choose(action)
     return game
@@ -81,6 +97,111 @@ def test_the_rewards_are_the_replayed_games(reward: str) -> None:
         assert environment.unwrapped.game.moves == game.moves
         played += game.deal is not None
     assert played >= 3  # not only games both passed
+
+
+@pytest.mark.parametrize("reward", ["points", "win"])
+def test_the_rule_switches_play_to_the_end_with_the_replayed_games_rewards(reward: str) -> None:
+    """Random play to the end with the defender's announcements and Kontra
+    on: the defender announces and both say Kontra, and the rewards are
+    those of the same decisions replayed on a game under those rules."""
+    rules = Rules(**SWITCHES)
+    kinds: set[tuple[str, bool]] = set()
+    for seed in range(8):
+        environment = env(phases="game", reward=reward, **SWITCHES)
+        totals, actions = play_out(environment, seed)
+        game = replayed_game(seed, actions, rules)
+        assert environment.unwrapped.game.rules == rules
+        assert environment.unwrapped.game.moves == game.moves
+        assert [totals["forehand"], totals["dealer"]] == replayed_rewards(game, reward)
+        kinds |= {(move.kind, move.seat == game.declarer) for move in game.moves if move.option != "done"}
+    assert {("announce", False), ("kontra", False), ("kontra", True)} <= kinds, kinds
+
+
+@pytest.mark.parametrize("switches", [{}, SWITCHES])
+def test_the_mask_is_the_games_options_and_the_bonus_actions_are_named(switches: dict[str, Any]) -> None:
+    """At every step the agent to act has a mask of the game's options and
+    the other an empty one; for an announcement or a Kontra the
+    observation's ``bonus_options`` names the bonus of each action."""
+    where = PIECE_SLICES["bonus_options"]
+    named = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        environment = raw_env(**switches)
+        environment.reset(seed=seed)
+        game = environment.game
+        assert game is not None
+        while not game.over:
+            decision = game.decision()
+            for seat, agent in enumerate(environment.possible_agents):
+                observation = environment.observe(agent)
+                mask = observation["action_mask"]
+                expected = np.zeros(MAX_ACTIONS, dtype=np.int8)
+                if seat == decision.seat:
+                    expected[: len(decision.options)] = 1
+                assert (mask == expected).all()
+                bonus = observation["observation"][where].reshape(len(ANNOUNCEMENTS), len(ANNOUNCEMENTS))
+                if seat == decision.seat and decision.kind in ("announce", "kontra"):
+                    shown = [ANNOUNCEMENTS[row.argmax()] for row in bonus if row.any()]
+                    assert shown == list(decision.options[1:]) and bonus.sum() == len(shown)
+                    named += decision.kind == "kontra"
+                else:
+                    assert not bonus.any()
+            environment.step(rng.randrange(len(decision.options)))
+    assert named or not switches
+
+
+def test_the_announcement_pieces_say_whose_when_and_kontra() -> None:
+    environment = raw_env(**SWITCHES)
+    environment.reset(seed=1)
+    rng = random.Random(1)
+    seen = 0
+    game = environment.game
+    assert game is not None
+    while not game.over:
+        for seat, agent in enumerate(environment.possible_agents):
+            observation = environment.observe(agent)["observation"]
+            pieces = {name: observation[where].tolist() for name, where in PIECE_SLICES.items()}
+            made = {a.what: a for a in game.announcements}
+            assert pieces["announced"] == [int(what in made) for what in ANNOUNCEMENTS]
+            assert pieces["announced_mine"] == [int(what in made and made[what].by == seat) for what in ANNOUNCEMENTS]
+            before = [int(what in made and made[what].when == "before") for what in ANNOUNCEMENTS]
+            assert pieces["announced_before"] == before
+            assert pieces["kontra"] == [int(what in made and made[what].kontra) for what in ANNOUNCEMENTS]
+            seen += sum(pieces["kontra"])
+        environment.step(rng.randrange(len(environment.decision().options)))
+    assert seen
+
+
+def test_a_step_asks_the_game_for_its_decision_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step, the next agent's observation and mask, the other's
+    observation and ``last()``: one decision built a step."""
+    asked = 0
+    decision = Game.decision
+
+    def counted(game: Game) -> Any:
+        nonlocal asked
+        asked += 1
+        return decision(game)
+
+    monkeypatch.setattr(Game, "decision", counted)
+    environment = raw_env(**SWITCHES)
+    environment.reset(seed=6)
+    rng = random.Random(6)
+    steps = 0
+    while environment.agents:
+        asked = 0
+        observation, _, terminated, _, _ = environment.last()
+        for agent in environment.possible_agents:
+            environment.observe(agent)
+        if terminated:
+            environment.step(None)
+            continue
+        assert observation is not None
+        environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        environment.last()
+        assert asked <= 1
+        steps += 1
+    assert steps > 2
 
 
 def test_the_exact_value_hook_is_the_solvers_value() -> None:
@@ -133,24 +254,28 @@ def revealed(game: Game, swapped: set[int]) -> bool:
     return bool(talon or played & swapped)
 
 
+@pytest.mark.parametrize("switches", [{}, SWITCHES], ids=["default", "switches"])
 @pytest.mark.parametrize("swap", [talon_swap, discard_swap])
-def test_no_observation_shows_a_hidden_card(swap: Callable[[Dealt, int], tuple[Dealt, set[int]]]) -> None:
+def test_no_observation_shows_a_hidden_card(
+    swap: Callable[[Dealt, int], tuple[Dealt, set[int]]], switches: dict[str, Any]
+) -> None:
     """Two deals that differ only in cards a seat cannot see, played the
     same way, give that seat the same observation and action mask at every
     step until a swapped card is revealed, or the other makes a move his
-    other cards would not allow."""
+    other cards would not allow; with the defender's announcements and
+    Kontra on too."""
     kinds: dict[str, int] = {}
     for seed in range(16):
         rng = random.Random(seed)
         seat = seed % 2
         agent = ("forehand", "dealer")[seat]
-        first, second = raw_env(phases="game"), raw_env(phases="game")
+        first, second = raw_env(phases="game", **switches), raw_env(phases="game", **switches)
         first.reset(seed=seed)
         second.reset(seed=seed)
         assert first.game is not None
         dealt, swapped = swap(first.game.dealt, seat)
         assert dealt.held(1 - seat) != first.game.dealt.held(1 - seat)
-        second.game = Game(dealt)
+        second.game = Game(dealt, first.rules)
         while not first.game.over and not revealed(first.game, swapped):
             mine, again = first.observe(agent), second.observe(agent)
             assert (mine["observation"] == again["observation"]).all()
@@ -165,3 +290,4 @@ def test_no_observation_shows_a_hidden_card(swap: Callable[[Dealt, int], tuple[D
             second.step(options.index(option))
     assert kinds.get("bid", 0) >= 16 and kinds.get("announce", 0) >= 16, kinds
     assert swap is talon_swap or kinds.get("play", 0) >= 100, kinds
+    assert not switches or kinds.get("kontra", 0) >= 4, kinds

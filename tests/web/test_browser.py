@@ -31,7 +31,7 @@ from kosolve.dealing import deal_game  # noqa: E402
 from kosolve.model.cards import card_name, hand_cards, parse_card  # noqa: E402
 from kosolve.model.deal import Deal  # noqa: E402
 from kosolve.model.files import load_deal, load_dealt_file  # noqa: E402
-from kosolve.model.game import SEATS, seat_name  # noqa: E402
+from kosolve.model.game import SEATS, Rules, seat_name  # noqa: E402
 from kosolve.review.judging import review  # noqa: E402
 from kosolve.web.api import Service  # noqa: E402
 from kosolve.web.app import serving  # noqa: E402
@@ -477,6 +477,70 @@ def test_a_game_against_kosolve_is_played_by_clicking(page: Any, url: str) -> No
         assert sum(json.loads(totals).values()) == 0
         assert "cards judged" in page.inner_text("#game-review")
     assert page.is_hidden("#board") and page.is_hidden("#error")
+
+
+def test_announcements_and_kontras_are_buttons_with_the_game_points_at_stake(page: Any, url: str) -> None:
+    """With the defender's announcements and Kontra ticked the user, a
+    Solo's declarer, announces Pagat ultimo and says Kontra to the random
+    bot's announcement: each button shows the game points the API says are
+    at stake (a Kontra's the doubled value), and the log the rules and each
+    announcement with its Kontra and value.  The same game is played
+    in-process beside it for what each answer should be."""
+    page.goto(url)
+    wait_for_line(page, ())
+    page.click("#play-game")
+    # This server plays by the default rules: the boxes start unticked.
+    page.wait_for_selector("#game-form[data-rules]", state="attached")
+    assert not page.is_checked("#game-kontra") and not page.is_checked("#game-defender-announcements")
+    page.select_option("#game-bot", "random")
+    page.fill("#game-seed", "0")
+    page.check("#game-defender-announcements")
+    page.check("#game-kontra")
+    page.click("#game-start")
+    beside = Service(tt_mb=4)
+    switches = {"defender_announcements": True, "kontra": True}
+    expected: dict[str, Any] = beside.game({"new": {"seat": "forehand", "bot": "random", "seed": 0, "rules": switches}})
+    kinds = []
+    while expected["decision"]["decision"] != "play":
+        decision = expected["decision"]
+        kind, legal = decision["decision"], decision["legal"]
+        assert kind in ("bid", "announce", "kontra"), f"the seed's game is no longer a Solo of the user's: {kind}"
+        page.wait_for_function(
+            "([n, moves]) => document.getElementById('loading').hidden"
+            " && document.querySelectorAll('#game-options button.game-option').length === n"
+            " && document.getElementById('game-log').dataset.moves === String(moves)",
+            arg=[len(legal), len(expected["moves"])],
+        )
+        buttons = page.query_selector_all("#game-options button.game-option")
+        if kind != "bid":
+            kinds.append(kind)
+            values = decision["values"]
+            assert [b.get_attribute("data-value") for b in buttons] == ["" if v is None else str(v) for v in values]
+            prefix = "Kontra on " if kind == "kontra" else ""
+            texts = [
+                f"{prefix}{option.replace('_', ' ')}: {value} game points"
+                for option, value in zip(legal, values, strict=True)
+            ]
+            assert [b.inner_text() for b in buttons[1:]] == texts[1:]
+        choice = {"bid": len(legal) - 1, "announce": 0 if "announce" in kinds[:-1] else 1, "kontra": 1}[kind]
+        page.click(f"#game-options button[data-index='{choice}']")
+        expected = beside.game({"game": expected["game"], "choice": choice, "moves": len(expected["moves"])})
+    assert "kontra" in kinds and "announce" in kinds, kinds
+    page.wait_for_selector("#game-hand .card.playable")
+    assert page.inner_text("#game-rules") == "Rules: the defender announces too; Kontra"
+    shown = page.inner_text("#game-announced")
+    for made in expected["announcements"]:
+        who = "you" if made["by"] == "forehand" else "kosolve"
+        kontra = ", Kontra" if made.get("kontra") else ""
+        assert f"{made['what'].replace('_', ' ')} ({who}{kontra}: {made['value']} game points)" in shown
+
+
+def test_the_game_form_starts_from_the_servers_rules(page: Any) -> None:
+    with serving(Service(tt_mb=4, rules=Rules(kontra=True))) as address:
+        page.goto(address)
+        page.click("#play-game")
+        page.wait_for_selector("#game-form[data-rules]", state="attached")
+        assert page.is_checked("#game-kontra") and not page.is_checked("#game-defender-announcements")
 
 
 def test_a_position_is_shared_as_a_link(page: Any, browser: Any, url: str, analyser: Analyser) -> None:

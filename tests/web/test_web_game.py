@@ -1,14 +1,17 @@
 """Playing a game against kosolve through the API (``POST /api/v1/game``):
 a whole game to its settlement and the review of the user's play; the
 user's answers show none of the bot's hidden cards (its hand, its
-lay-away) before the end; a choice out of range or out of turn is refused,
-and so is one on a decision the game has moved on from (the same choice
-sent twice is applied once); bad requests are one line."""
+lay-away) before the end, with the defender's announcements and Kontra
+on too; a new game takes its rule switches (``new.rules``), and the
+options of an announcement or a Kontra come with the game points at
+stake, the scoring table's; a choice out of range or out of turn is
+refused, and so is one on a decision the game has moved on from (the
+same choice sent twice is applied once); bad requests are one line."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
 import pytest
@@ -20,8 +23,9 @@ from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import deal_to_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.files import load_deal
-from kosolve.model.game import SEAT_NAMES
+from kosolve.model.game import DEFAULT_RULES, GAME_VALUES, SEAT_NAMES, Rules
 from kosolve.model.notation import to_notation
+from kosolve.model.scoring import DEFAULT_TABLE
 from kosolve.play.bots import HeuristicBot, make_bot
 from kosolve.play.game import Decision, Game
 from kosolve.play.player import ask
@@ -34,25 +38,36 @@ def service() -> Service:
     return Service(tt_mb=16)
 
 
-def play_out(service: Service, seat: str, bot: str, seed: int) -> list[dict[str, Any]]:
-    """Every answer of a game in which the user picks options at random."""
+SWITCHES: dict[str, Any] = {"defender_announcements": True, "kontra": True}
+"""The rule switches that add decisions, both on."""
+
+
+def play_out(
+    service: Service, seat: str, bot: str, seed: int, rules: dict[str, object] | None = None, until: str | None = None
+) -> list[dict[str, Any]]:
+    """Every answer of a game in which the user picks options at random,
+    under the rule options ``rules`` when given (else the server's), up to
+    the end or the first decision of the kind ``until``."""
     rng = random.Random(seed)
-    answers: list[dict[str, Any]] = [service.game({"new": {"seat": seat, "bot": bot, "seed": seed}})]
-    while answers[-1]["decision"] is not None:
+    new: dict[str, object] = {"seat": seat, "bot": bot, "seed": seed}
+    if rules is not None:
+        new["rules"] = rules
+    answers: list[dict[str, Any]] = [service.game({"new": new})]
+    while answers[-1]["decision"] is not None and answers[-1]["decision"]["decision"] != until:
         legal = answers[-1]["decision"]["legal"]
         choice = {"game": answers[-1]["game"], "choice": rng.randrange(len(legal)), "moves": len(answers[-1]["moves"])}
         answers.append(service.game(choice))
     return answers
 
 
-def same_game(seat: str, spec: str, seed: int) -> Game:
+def same_game(seat: str, spec: str, seed: int, rules: Rules = DEFAULT_RULES) -> Game:
     """The game of :func:`play_out` played again without the web: the deal
     of ``seed``, the user's random choices, the bot asked in turn."""
     rng = random.Random(seed)
     user = SEAT_NAMES.index(seat)
-    bot = make_bot(spec)
+    bot = make_bot(spec, rules)
     bot.start(seed, 1 - user)
-    game = Game(deal_as_dealt(random.Random(seed)))
+    game = Game(deal_as_dealt(random.Random(seed)), rules)
     while not game.over:
         decision = game.decision()
         if decision.seat == user:
@@ -87,11 +102,79 @@ def test_a_whole_game_ends_settled_and_reviewed(service: Service, seat: str, bot
     assert all(card["verdict"] for card in end["review"]["cards"])
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_no_hidden_card_of_the_bot_is_shown_before_the_end(service: Service, seed: int) -> None:
+def test_a_game_with_the_rule_switches_is_the_same_game_played_without_the_web(service: Service) -> None:
+    rules = Rules(**SWITCHES)
+    for seat, seed in (("forehand", 11), ("dealer", 12)):
+        answers = play_out(service, seat, "random", seed, SWITCHES)
+        game = same_game(seat, "random", seed, rules)
+        assert all(answer["rules"] == {**asdict(DEFAULT_RULES), **SWITCHES} for answer in answers)
+        assert answers[-1]["moves"] == [move.seen_by(SEAT_NAMES.index(seat)) for move in game.moves]
+        assert answers[-1]["end"]["totals"] == game.totals_json()
+
+
+def announced_value(contract: str, what: str, when: str | None) -> int:
+    """The scoring table's value of an announcement (docs/rules.md §6)."""
+    if what == "valat":
+        return GAME_VALUES[contract] * 8
+    row = DEFAULT_TABLE.row(what)
+    if contract == "solo":
+        return row.solo
+    after, before = {"dreiblatt": row.dreiblatt, "zweiblatt": row.zweiblatt, "einblatt": row.einblatt}[contract]
+    return before if when == "before" else after
+
+
+def test_announcements_and_kontras_show_the_game_points_at_stake(service: Service) -> None:
+    """Under the defender's announcements and Kontra the user announces as
+    declarer and as defender and says Kontra; each option shows its value
+    in the scoring table for the contract and the round (``done`` none), a
+    Kontra the doubled value of the announcement it doubles, and the
+    answer's announcements their value, doubled by a Kontra."""
+    kinds: set[tuple[str, bool]] = set()
+    for seed in range(12):
+        seat = SEAT_NAMES[seed % 2]
+        for answer in play_out(service, seat, "random", seed, SWITCHES, until="play"):
+            contract = answer["contract"]
+            for made in answer["announcements"]:
+                worth = announced_value(contract, made["what"], made.get("when"))
+                assert made["value"] == worth * (2 if made.get("kontra") else 1)
+            decision = answer["decision"]
+            if decision is None or decision["decision"] not in ("announce", "kontra"):
+                assert decision is None or "values" not in decision
+                continue
+            declarer = answer["declarer"] == seat
+            kinds.add((decision["decision"], declarer))
+            taken = any(move["decision"] == "take" for move in answer["moves"])
+            when = None if contract == "solo" else "after" if taken else "before"
+            legal, values = decision["legal"], decision["values"]
+            assert legal[0] == "done" and values[0] is None and len(values) == len(legal)
+            if decision["decision"] == "announce":
+                assert values[1:] == [announced_value(contract, what, when) for what in legal[1:]]
+            else:
+                theirs = {a["what"]: a for a in decision["view"]["announcements"] if a["by"] != seat}
+                assert all(theirs[what].get("when") == when and not theirs[what].get("kontra") for what in legal[1:])
+                assert values[1:] == [2 * announced_value(contract, what, when) for what in legal[1:]]
+    assert {("announce", True), ("announce", False), ("kontra", True), ("kontra", False)} <= kinds, kinds
+
+
+def test_a_new_game_takes_the_servers_rules_unless_it_sets_its_own() -> None:
+    service = Service(tt_mb=4, rules=Rules(kontra=True))
+    first: dict[str, Any] = service.game({"new": {"bot": "random", "seed": 1}})
+    assert first["rules"]["kontra"] is True
+    answer: dict[str, Any] = service.game(
+        {"new": {"bot": "random", "seed": 1, "rules": {"kontra": False, "win_thirds": 106}}}
+    )
+    assert (answer["rules"]["kontra"], answer["rules"]["win_thirds"]) == (False, 106)
+    assert Service(tt_mb=4).game({"new": {"bot": "random", "seed": 1}})["rules"] == asdict(DEFAULT_RULES)
+
+
+@pytest.mark.parametrize(("seed", "rules"), [(0, None), (1, None), (2, None), (3, SWITCHES), (4, SWITCHES)])
+def test_no_hidden_card_of_the_bot_is_shown_before_the_end(
+    service: Service, seed: int, rules: dict[str, object] | None
+) -> None:
     dealt = deal_as_dealt(random.Random(seed))
     bot_cards = set(hand_names(dealt.held(1)))
-    for answer in play_out(service, "forehand", "heuristic", seed)[:-1]:
+    bot = "heuristic" if rules is None else "random"
+    for answer in play_out(service, "forehand", bot, seed, rules)[:-1]:
         view = answer["decision"]["view"]
         played = {card for trick in answer["tricks"] for card in trick["cards"]}
         seen = set(view["other"]["pile"]) | set(view["other"]["holds"]) | set(view["talon"] or []) | played
@@ -127,6 +210,10 @@ def strings(value: object) -> list[str]:
         ({"game": "g999", "choice": 0, "moves": True}, "request: moves: expected the number of moves"),
         ({"game": "g999", "moves": 0}, "request: moves: goes with a choice only"),
         ({"old": 1}, "request: old: unknown key"),
+        ({"new": {"rules": {"kontra": 1}}}, "request: new.rules.kontra: expected a boolean, got the number 1"),
+        ({"new": {"rules": []}}, "request: new.rules: expected an object, got an array"),
+        ({"new": {"rules": {"contra": True}}}, "request: new.rules.contra: unknown key"),
+        ({"new": {"rules": {"discard": "lazy"}}}, "request: new.rules: discard: 'lazy' is not one of"),
     ],
 )
 def test_a_bad_game_request_is_one_line(service: Service, request_: dict[str, Any], message: str) -> None:

@@ -724,7 +724,8 @@
   function startGame(event) {
     if (event) event.preventDefault();
     const seed = $("game-seed").value;
-    const settings = { seat: $("game-seat").value, bot: $("game-bot").value };
+    const settings = { seat: $("game-seat").value, bot: $("game-bot").value,
+      rules: { defender_announcements: $("game-defender-announcements").checked, kontra: $("game-kontra").checked } };
     if (seed !== "") settings.seed = Number(seed);
     return gameRequest({ new: settings });
   }
@@ -735,10 +736,14 @@
     return gameRequest({ game: state.game.game, choice: index, moves: state.game.moves.length });
   }
 
+  // The game points an announcement or a Kontra puts at stake, as a button shows them.
+  const stake = (value) => `${value} game point${value === 1 ? "" : "s"}`;
+
   // What the user may take now: buttons, a list of lay-aways, or his cards.
   function gameOptions(decision) {
     const legal = decision.legal;
-    const words = { bid: "Your call:", announce: "Announce (one at a time, then done):", take: "Take from the talon:",
+    const words = { bid: "Your call:", announce: "Announce (one at a time, then done):",
+      kontra: "Kontra doubles kosolve's announcement (one at a time, then done):", take: "Take from the talon:",
       lay_away: "Lay away:" };
     if (decision.decision === "play") return el("span", { class: "hint" }, "Your card: click it.");
     if (decision.decision === "lay_away") {
@@ -748,8 +753,13 @@
         el("button", { type: "button", id: "game-lay", onclick: () => choose(Number(select.value)) }, "Lay away")];
     }
     const label = (option) => Array.isArray(option) ? option.join(" ") : option.replaceAll("_", " ");
+    // An announcement's button shows its value from the scoring table, a Kontra's the doubled value.
+    const values = decision.values || [];
+    const text = (option, i) => values[i] === null || values[i] === undefined ? label(option)
+      : `${decision.decision === "kontra" ? "Kontra on " : ""}${label(option)}: ${stake(values[i])}`;
     return [el("span", {}, words[decision.decision]), legal.map((option, i) =>
-      el("button", { type: "button", class: "game-option", "data-index": i, onclick: () => choose(i) }, label(option)))];
+      el("button", { type: "button", class: "game-option", "data-index": i, "data-value": values[i] ?? "",
+        onclick: () => choose(i) }, text(option, i)))];
   }
 
   function gameHand(answer) {
@@ -780,8 +790,14 @@
     const lines = [];
     if (answer.calls.length) lines.push(el("div", {}, `Auction: ${answer.calls.join(", ")}`));
     if (answer.contract) lines.push(el("div", {}, `The ${answer.declarer} plays ${answer.contract}`));
-    const announced = answer.moves.filter((m) => m.decision === "announce" && m.option !== "done");
-    if (announced.length) lines.push(el("div", {}, `Announced: ${announced.map((m) => m.option).join(", ")}`));
+    const rules = [answer.rules.defender_announcements ? "the defender announces too" : null,
+      answer.rules.kontra ? "Kontra" : null].filter(Boolean);
+    if (rules.length) lines.push(el("div", { id: "game-rules" }, `Rules: ${rules.join("; ")}`));
+    // Each announcement by whom, when, its Kontra, and the game points at stake.
+    const announced = answer.announcements.map((a) => `${a.what.replaceAll("_", " ")} (`
+      + [a.by === answer.seat ? "you" : "kosolve", a.when, a.kontra ? "Kontra" : null].filter(Boolean).join(", ")
+      + `: ${stake(a.value)})`);
+    if (announced.length) lines.push(el("div", { id: "game-announced" }, `Announced: ${announced.join(", ")}`));
     const taken = answer.moves.find((m) => m.decision === "take");
     if (taken) lines.push(el("div", {}, `Talon cards taken: ${taken.option.join(" ") || "none"}`));
     const laid = answer.moves.find((m) => m.decision === "lay_away");
@@ -843,6 +859,7 @@
     fill($("game-hand"), answer.decision ? gameHand(answer) : null);
     fill($("game-options"), answer.decision ? gameOptions(answer.decision) : null);
     fill($("game-log"), gameLog(answer));
+    $("game-log").dataset.moves = answer.moves.length;
     fill($("game-end"), answer.end ? gameEnd(answer.end, answer.seat) : null);
   }
 
@@ -880,6 +897,15 @@
     }
     drawExchange();
   } else {
+    // The game form starts from the server's rules (kosolve serve --kontra ...).
+    // A box the user ticked already is left as he set it.
+    const touched = new Set();
+    ["game-defender-announcements", "game-kontra"].forEach((id) => $(id).addEventListener("change", () => touched.add(id)));
+    fetch(API.slice(0, -1)).then((response) => response.json()).then((answer) => {
+      const rules = answer.rules || {};
+      if (!touched.has("game-defender-announcements")) $("game-defender-announcements").checked = !!rules.defender_announcements;
+      if (!touched.has("game-kontra")) $("game-kontra").checked = !!rules.kontra;
+    }, () => {}).finally(() => { $("game-form").dataset.rules = "server"; });
     $("play-game").addEventListener("click", () => {
       openGame();
       if (!state.game) fill($("game-status"), "Choose your seat and kosolve's bot, then start a new game.");
