@@ -24,8 +24,9 @@ Every decision lists its legal options in a canonical order: calls as
 docs/par.md orders them (pass, hold, the bids from the lowest up), talon
 choices in talon order, lay-aways in the order
 :func:`~kosolve.model.dealt.lay_aways` makes them, ``done`` and then the
-bonuses in :data:`~kosolve.model.announcements.ANNOUNCEMENTS` order, cards
-in the hand diagram's order.
+bonuses in :data:`~kosolve.model.announcements.ANNOUNCEMENTS` order (for
+a Kontra, the other's announcements of the round not yet doubled, in the
+order they were made), cards in the hand diagram's order.
 
 >>> import random
 >>> from kosolve.dealing import deal_as_dealt
