@@ -22,7 +22,11 @@ def replayed_rewards(game: Game, reward: str) -> list[float]:
         return [float((p > 0) - (p < 0)) for p in points]
     if reward == "regret":
         deal = game.deal
-        best = 0 if deal is None else net_score(replace(deal, play=()), with_points_line=False, with_line=False).score
+        best = (
+            0
+            if deal is None
+            else net_score(replace(deal, play=()), rules=game.rules, with_points_line=False, with_line=False).score
+        )
         best_by_seat = [best, -best] if deal is None or deal.declarer == 0 else [-best, best]
         return [float(p - b) for p, b in zip(points, best_by_seat, strict=True)]
     return [float(p) for p in points]
