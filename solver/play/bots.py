@@ -33,27 +33,50 @@ from __future__ import annotations
 
 import collections
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve.analysis.exchange import ExchangeRow, declarer_rows
+from kosolve.analysis.netscore import net_score
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
+from kosolve.analysis.scoring import settle
 from kosolve.analysis.solving import solve
 from kosolve.dealing import bid, choose_exchange, hand_strength
+from kosolve.engine import ScoreSolver
+from kosolve.model.announcements import BIRD_NAMES, BIRDS, Announcement, bird_named
 from kosolve.model.auction import HOLD, PASS
-from kosolve.model.cards import CARD_VALUES, KINGS, PAGAT, SUIT_MASKS, TAROCK, Card, Hand, mask_of, suit_of
-from kosolve.model.dealt import Dealt
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Rules, Seat, reply_wins
+from kosolve.model.cards import (
+    CARD_VALUES,
+    KINGS,
+    MOND,
+    PAGAT,
+    SKUS,
+    SUIT_MASKS,
+    TAROCK,
+    TRULL,
+    Card,
+    Hand,
+    mask_of,
+    suit_of,
+)
+from kosolve.model.deal import Deal
+from kosolve.model.dealt import Dealt, Exchange
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, reply_wins
 from kosolve.model.scoring import game_item
-from kosolve.model.view import SeatView
-from kosolve.play.game import Decision, Game, Knowledge, Option
+from kosolve.model.view import TAROCKS, SeatView
+from kosolve.play.game import DONE, Decision, Game, Knowledge, Option
 from kosolve.play.player import Bot, BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME, EXEC_PREFIX, ExecBot
 from kosolve.sampling.worlds import random_worlds, sample_worlds
 
 LEAST_STRENGTH: Final = 12.0
 """The heuristic bot passes with a hand weaker than this (:func:`~kosolve.dealing.hand_strength`)."""
+ANNOUNCE_MODES: Final = ("all", "none")
+"""The values of a bot's ``announce`` option: ``all`` (announce and say
+Kontra by its rules, and play for the bonuses) or ``none`` (never: the bot
+as it played before it announced)."""
 
 
 class RandomBot(Bot):
@@ -74,8 +97,8 @@ class RandomBot(Bot):
 class KindBot(Bot):
     """A bot with a method a kind of decision
     (:data:`~kosolve.play.game.KINDS`), each giving the option it takes:
-    the one place the bundled bots branch on a decision's kind.  It
-    announces nothing (``done``)."""
+    the one place the bundled bots branch on a decision's kind.  By
+    default it announces nothing and says no Kontra (``done``)."""
 
     def decide(self, decision: Decision, game: Game | None = None) -> int:
         choose = {
@@ -144,18 +167,183 @@ class SeatBot(KindBot):
         raise NotImplementedError
 
 
+def _announces(name: str, announce: str) -> bool:
+    if announce not in ANNOUNCE_MODES:
+        raise BotSpecError(f"{name}: announce must be {' or '.join(ANNOUNCE_MODES)}, not {announce!r}")
+    return announce == "all"
+
+
+def announcement_timing(knows: Knowledge) -> str | None:
+    """When an announcement made now is made: None in a Solo, ``before``
+    until the talon is taken, ``after`` from then on."""
+    if knows.contract == "solo":
+        return None
+    return "before" if knows.take is None else "after"
+
+
+def with_option(decision: Decision, option: Option) -> tuple[Announcement, ...]:
+    """The announcements once ``option`` of an ``announce`` or ``kontra``
+    decision is taken (``done`` leaves them as they are)."""
+    knows = decision.knowledge
+    if option == DONE:
+        return knows.announcements
+    assert isinstance(option, str)
+    if decision.kind == "announce":
+        return (*knows.announcements, Announcement(decision.seat, option, announcement_timing(knows)))
+    return tuple(replace(a, kontra=True) if a.what == option else a for a in knows.announcements)
+
+
+def bonus_open(announcements: Iterable[Announcement], play: Sequence[Card], piles: Hand) -> bool:
+    """Whether a bonus is still open, so that a card is chosen for the net
+    score: a bird card I–IV not yet played nor lying in a pile (``piles``,
+    the cards known to lie there), its trick not yet past, whether it was
+    announced or not (an announced bird whose card is gone is decided); or
+    any other announcement (the Valat, Absolut, Panzer, Without Trull,
+    Without kings), open to the end."""
+    tricks_done = len(play) // 2
+    gone = mask_of(play) | piles
+    if any(not gone >> bird.card & 1 and tricks_done < bird.trick for bird in BIRDS):
+        return True
+    return any(a.what not in BIRD_NAMES for a in announcements)
+
+
+def _net_after(deal: Deal, position: Position, card: Card, rules: Rules, solver: ScoreSolver) -> int:
+    """The declarer's net game points with best play after ``card``."""
+    after = position.copy()
+    after.push(card)
+    if after.is_over():
+        return settle(replace(deal, play=tuple(after.move_stack)), rules).totals[deal.declarer]
+    return net_score(deal, after, rules=rules, solver=solver, with_points_line=False, with_line=False).score
+
+
+def _card_values(
+    deal: Deal, legal: Sequence[Card], rules: Rules, analyser: Analyser, by_net: bool
+) -> dict[Card, tuple[float, float]]:
+    """Each legal card's (game points, thirds) for the declarer with best
+    play in ``deal`` after its play so far: the game points are the net
+    score's (``by_net``) or the game item's."""
+    position = deal.position()
+    solution = solve(position, solver=analyser.solver, rules=rules, with_line=False)
+    thirds = {m.card: m.thirds for m in solution.moves}
+    values: dict[Card, tuple[float, float]] = {}
+    for card in legal:
+        if by_net:
+            points: float = _net_after(deal, position, card, rules, analyser.score_solver)
+        else:
+            points = _game_value(deal.contract, thirds[card], rules.win_thirds)
+        values[card] = (points, thirds[card])
+    return values
+
+
+TOP_TAROCKS: Final[Hand] = (1 << SKUS) | (1 << MOND) | (1 << (MOND - 1)) | (1 << (MOND - 2))
+"""The four highest tarocks, Sk, XXI, XX and XIX: the heuristic bot's "top"."""
+PLAIN: Final[Hand] = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2] | SUIT_MASKS[3]
+
+
+@dataclass(frozen=True)
+class AnnounceRule:
+    """When the heuristic bot announces a bonus: it holds the ``card`` (a
+    bird's; None for the others) and at least ``tarocks`` tarocks, ``top``
+    of them among Sk, XXI, XX and XIX, a hand strength of at least
+    ``strength`` (:func:`~kosolve.dealing.hand_strength`); ``lacking``
+    cards it must not hold; ``kings_only`` when each plain card it holds
+    must be a king."""
+
+    tarocks: int = 0
+    top: int = 0
+    strength: float = 0.0
+    card: Card | None = None
+    lacking: Hand = 0
+    kings_only: bool = False
+
+    def holds(self, hand: Hand) -> bool:
+        return (
+            (self.card is None or bool(hand >> self.card & 1))
+            and (hand & TAROCKS).bit_count() >= self.tarocks
+            and (hand & TOP_TAROCKS).bit_count() >= self.top
+            and hand_strength(hand) >= self.strength
+            and not hand & self.lacking
+            and (not self.kings_only or not hand & PLAIN & ~KINGS)
+        )
+
+
+HEURISTIC_ANNOUNCE: Final = {
+    "pagat": AnnounceRule(card=PAGAT, tarocks=12, top=3),
+    "uhu": AnnounceRule(card=bird_named("uhu").card, tarocks=14, top=4),
+    "valat": AnnounceRule(tarocks=15, top=4, kings_only=True),
+    "absolut": AnnounceRule(tarocks=10, strength=20.0),
+    "without_trull": AnnounceRule(tarocks=10, strength=14.0, lacking=TRULL),
+    "without_kings": AnnounceRule(tarocks=10, strength=14.0, lacking=KINGS),
+}
+"""The heuristic bot's announcements (docs/bots.md), each when its hand of
+16 cards at trick 1 meets the rule, and only in the round after the talon
+(a Solo's only round): no Pelikan, Quapil or Panzer."""
+HEURISTIC_KONTRA: Final = {
+    "pagat": AnnounceRule(tarocks=9, top=2),
+    "uhu": AnnounceRule(tarocks=8, top=2),
+    "pelikan": AnnounceRule(tarocks=8, top=2),
+    "quapil": AnnounceRule(tarocks=8, top=2),
+    "valat": AnnounceRule(card=SKUS),
+    "panzer": AnnounceRule(tarocks=7),
+}
+"""The heuristic bot's Kontras: on a bird when it holds that bird's card
+(the announcement cannot be made) or meets the rule; on the Valat when it
+holds the Sk (which takes a trick); on Panzer with 7 tarocks; never on
+Absolut, Without Trull or Without kings."""
+
+
+def hand_at_trick_one(knows: Knowledge) -> Hand:
+    """The seat's 16 cards at trick 1 as far as it knows them now: after
+    the exchange, the declarer's with the cards taken and without his
+    lay-away."""
+    hand = knows.auction.hand
+    if knows.seat == knows.declarer and knows.take is not None and knows.lay_away is not None:
+        hand = (hand | mask_of(knows.take)) & ~knows.lay_away
+    return hand
+
+
 class HeuristicBot(SeatBot):
-    """A club player's rules of thumb (docs/bots.md, "heuristic")."""
+    """A club player's rules of thumb (docs/bots.md, "heuristic");
+    ``announce="none"`` never announces nor says Kontra."""
 
     name = "heuristic"
 
-    def __init__(self) -> None:
+    def __init__(self, announce: str = "all") -> None:
         super().__init__()
         self.rng = random.Random(0)
+        self.announces = _announces(self.name, announce)
 
     def start(self, seed: int, seat: Seat = 0) -> None:
         super().start(seed, seat)
         self.rng = random.Random(seed)
+
+    def _announce(self, decision: Decision, game: Game | None) -> Option:
+        """The first bonus of :data:`HEURISTIC_ANNOUNCE` its hand meets, in
+        the round after the talon (a Solo's only round); else done."""
+        knows = decision.knowledge
+        if not self.announces or announcement_timing(knows) == "before":
+            return DONE
+        hand = hand_at_trick_one(knows)
+        for option in decision.options[1:]:
+            rule = HEURISTIC_ANNOUNCE.get(str(option))
+            if rule is not None and rule.holds(hand):
+                return option
+        return DONE
+
+    def _kontra(self, decision: Decision, game: Game | None) -> Option:
+        """A Kontra on the first announcement of the other it expects to
+        fail (:data:`HEURISTIC_KONTRA`); else done."""
+        if not self.announces:
+            return DONE
+        hand = hand_at_trick_one(decision.knowledge)
+        for option in decision.options[1:]:
+            what = str(option)
+            if what in BIRD_NAMES and hand >> bird_named(what).card & 1:
+                return option
+            rule = HEURISTIC_KONTRA.get(what)
+            if rule is not None and rule.holds(hand):
+                return option
+        return DONE
 
     def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
         """The realistic dealer's exchange (:func:`~kosolve.dealing.choose_exchange`)."""
@@ -176,21 +364,27 @@ class HeuristicBot(SeatBot):
         return str(bids[0]) if bids else PASS
 
     def _card(self, view: SeatView, legal: list[Card]) -> Card:
-        """Lead: a king, else the lowest card of his longest plain suit, else
-        his lowest tarock (the Pagat kept back).  Follow: take a trick worth
-        taking with the cheapest card that wins it, else throw the cheapest
-        card (the Pagat last)."""
+        """Lead: a king, else (with a bird of its own announced) its highest
+        tarock, else the lowest card of his longest plain suit, else his
+        lowest tarock.  Follow: take a trick worth taking with the cheapest
+        card that wins it, else throw the cheapest card.  The Pagat and the
+        birds it announced are kept back to the last."""
         hand = mask_of(legal)
         tricks = view.tricks
         on_table = tricks[-1] if tricks and tricks[-1].winner is None else None
+        own = {bird_named(a.what).card for a in view.announcements if a.by == view.view and a.what in BIRD_NAMES}
+        kept = {PAGAT} | own
 
-        def cheap(card: Card) -> tuple[int, int, int]:
-            return (card == PAGAT, CARD_VALUES[card], card)
+        def cheap(card: Card) -> tuple[bool, int, int]:
+            return (card in kept, CARD_VALUES[card], card)
 
         if on_table is None:
             kings = [c for c in legal if (1 << c) & KINGS]
             if kings:
                 return kings[0]
+            drawing = [c for c in legal if suit_of(c) == TAROCK and c not in kept]
+            if own and drawing:
+                return max(drawing)
             plain = [s for s in range(TAROCK) if hand & SUIT_MASKS[s]]
             if plain:
                 longest = max(plain, key=lambda s: ((hand & SUIT_MASKS[s]).bit_count(), -s))
@@ -239,50 +433,77 @@ class Searching:
 
 class PimcBot(Searching, SeatBot):
     """Perfect-information Monte Carlo (docs/bots.md, "pimc"): ``samples``
-    worlds a card, ``auction`` worlds for the auction and the talon; it
-    solves with ``analyser``'s tables (its own, made at its first search,
-    when not given)."""
+    worlds a card, ``auction`` worlds for the auction, the talon and the
+    announcements; it solves with ``analyser``'s tables (its own, made at
+    its first search, when not given).  ``announce="none"`` never
+    announces nor says Kontra, and chooses its cards by the game item and
+    the points alone."""
 
     name = "pimc"
 
     def __init__(
-        self, samples: int = 10, auction: int = 6, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None
+        self,
+        samples: int = 10,
+        auction: int = 6,
+        rules: Rules = DEFAULT_RULES,
+        analyser: Analyser | None = None,
+        announce: str = "all",
+        bonus_samples: int = 3,
     ) -> None:
-        if samples < 1 or auction < 1:
-            raise BotSpecError("pimc: samples and auction must be at least 1")
+        if samples < 1 or auction < 1 or bonus_samples < 1:
+            raise BotSpecError("pimc: samples, auction and bonus_samples must be at least 1")
         super().__init__()
         self.samples = samples
         self.auction = auction
+        self.bonus_samples = bonus_samples
         self.rules = rules
         self.seed = 0
         self.analyser = analyser
+        self.announces = _announces(self.name, announce)
         self._contracts: dict[str, float] | None = None
+        self._dealts: dict[tuple[int, tuple[Card, ...] | None], list[Dealt]] = {}
+        self._rows: dict[tuple[int, int, Seat], tuple[ExchangeRow, ...]] = {}
+        self._nets: dict[tuple[object, ...], float] = {}
 
     def start(self, seed: int, seat: Seat = 0) -> None:
         super().start(seed, seat)
         self.seed = seed
         self._contracts = None
+        self._dealts = {}
+        self._rows = {}
+        self._nets = {}
 
     def _worlds(self, knows: Knowledge, salt: int) -> list[Dealt]:
         """``auction`` worlds of what the seat knows before the play, from
         its seed and ``salt``: deals as dealt, the talon as exposed or
-        unseen (:func:`~kosolve.sampling.worlds.random_worlds`)."""
-        seed = self.seed * 1_000_003 + salt
-        worlds = []
-        for world in random_worlds(knows.auction, self.auction, seed, knows.talon):
-            assert isinstance(world, Dealt)
-            worlds.append(world)
-        return worlds
+        unseen (:func:`~kosolve.sampling.worlds.random_worlds`); the same
+        worlds for every decision of a game that knows the same."""
+        key = (salt, knows.talon)
+        if key not in self._dealts:
+            seed = self.seed * 1_000_003 + salt
+            worlds = []
+            for world in random_worlds(knows.auction, self.auction, seed, knows.talon):
+                assert isinstance(world, Dealt)
+                worlds.append(world)
+            self._dealts[key] = worlds
+        return self._dealts[key]
+
+    def _world_rows(self, salt: int, index: int, world: Dealt, declarer: Seat) -> tuple[ExchangeRow, ...]:
+        """The exchange rows of world ``index`` of ``salt`` for ``declarer``,
+        worked out once a game."""
+        key = (salt, index, declarer)
+        if key not in self._rows:
+            self._rows[key] = declarer_rows(world, declarer, rules=self.rules, solver=self.searcher().solver)
+        return self._rows[key]
 
     def _contract_means(self, knows: Knowledge) -> dict[str, float]:
         """The mean game points of each contract for this seat as declarer,
         each world with its best talon choice and lay-away."""
         if self._contracts is None:
-            analyser = self.searcher()
             totals = collections.Counter[str]()
             worlds = self._worlds(knows, 1)
-            for world in worlds:
-                rows = declarer_rows(world, knows.seat, rules=self.rules, solver=analyser.solver)
+            for index, world in enumerate(worlds):
+                rows = self._world_rows(1, index, world, knows.seat)
                 for contract in CONTRACTS:
                     best = max((r for r in rows if r.contract == contract), key=lambda r: (r.thirds,))
                     totals[contract] += game_item(contract, best.won, best.valat)
@@ -303,37 +524,118 @@ class PimcBot(Searching, SeatBot):
         """The talon choice with the best mean game points over worlds with
         the talon as seen; the lay-away the worlds agree on most."""
         assert knows.contract is not None
-        analyser = self.searcher()
         scores = collections.Counter[int]()
         laid: dict[int, collections.Counter[Hand]] = collections.defaultdict(collections.Counter)
-        for world in self._worlds(knows, 2):
-            rows = declarer_rows(world, knows.seat, rules=self.rules, solver=analyser.solver)
-            for row in rows:
+        for index, world in enumerate(self._worlds(knows, 2)):
+            for row in self._world_rows(2, index, world, knows.seat):
                 if row.contract == knows.contract:
-                    index = _index(options, row.take)
-                    scores[index] += _row_points(row)
-                    laid[index][row.lay_away] += 1
+                    choice = _index(options, row.take)
+                    scores[choice] += _row_points(row)
+                    laid[choice][row.lay_away] += 1
         choice = max(range(len(options)), key=lambda i: (scores[i], -i))
         take = options[choice]
         assert isinstance(take, tuple)
         return take, laid[choice].most_common(1)[0][0]
 
+    def _exchanges(self, knows: Knowledge) -> list[tuple[Dealt, Exchange]]:
+        """The worlds of the announcement rounds, each with the declarer's
+        exchange: before it is made, the world's best row for the contract
+        (by game points, then thirds); once made, the declarer's own, or
+        for the defender, who saw the talon cards taken but not the cards
+        laid away face down, the world's best lay-away for that take."""
+        contract, declarer = knows.contract, knows.declarer
+        assert contract is not None and declarer is not None
+        if contract == "solo":
+            return [(world, Exchange((), 0)) for world in self._worlds(knows, 1)]
+        salt = 1 if knows.take is None else 2
+        found = []
+        for index, world in enumerate(self._worlds(knows, salt)):
+            if knows.take is not None and knows.lay_away is not None:
+                found.append((world, Exchange(knows.take, knows.lay_away)))
+                continue
+            rows = [r for r in self._world_rows(salt, index, world, declarer) if r.contract == contract]
+            if knows.take is not None:
+                rows = [r for r in rows if r.take == knows.take]
+            found.append((world, max(rows, key=lambda r: (_row_points(r), r.thirds)).exchange))
+        return found
+
+    def _mean_net(self, knows: Knowledge, announcements: tuple[Announcement, ...]) -> float:
+        """The seat's mean net game points over the worlds of the round
+        (:meth:`_exchanges`) with ``announcements`` and best play."""
+        key = (knows.take, announcements)
+        if key not in self._nets:
+            assert knows.contract is not None and knows.declarer is not None
+            solver = self.searcher().score_solver
+            total = 0
+            pairs = self._exchanges(knows)
+            for world, exchange in pairs:
+                deal = world.play_deal(
+                    knows.contract, knows.declarer, exchange, announcements=announcements, variant=self.rules.discard
+                )
+                total += net_score(deal, rules=self.rules, solver=solver, with_points_line=False, with_line=False).score
+            self._nets[key] = total / len(pairs) * (1 if knows.seat == knows.declarer else -1)
+        return self._nets[key]
+
+    def _bonus(self, decision: Decision) -> Option:
+        """The option (an announcement, a Kontra) of the best mean net game
+        points over the worlds, if it gains on ``done``; one that cannot be
+        made (:func:`_hopeless`) is not searched."""
+        knows = decision.knowledge
+        if not self.announces or len(decision.options) == 1:
+            return DONE
+        best: tuple[float, Option] = (self._mean_net(knows, knows.announcements), DONE)
+        for option in decision.options[1:]:
+            if decision.kind == "announce" and _hopeless(knows, str(option)):
+                continue
+            value = self._mean_net(knows, with_option(decision, option))
+            if value > best[0]:
+                best = (value, option)
+        return best[1]
+
+    def _announce(self, decision: Decision, game: Game | None) -> Option:
+        return self._bonus(decision)
+
+    def _kontra(self, decision: Decision, game: Game | None) -> Option:
+        return self._bonus(decision)
+
     def _card(self, view: SeatView, legal: list[Card]) -> Card:
-        """The card with the best mean game item over the worlds, then the
-        best mean thirds."""
+        """The card with the best mean game points over the worlds, then the
+        best mean thirds: the net score's while a bonus is open
+        (:func:`bonus_open`, over ``bonus_samples`` worlds), else the game
+        item's (over ``samples``)."""
+        if len(legal) == 1:
+            return legal[0]
         analyser = self.searcher()
         assert view.contract is not None and view.declarer is not None
+        by_net = self.announces and bonus_open(view.announcements, view.play, view.pile | view.other_pile)
         sums: dict[Card, list[float]] = {}
-        worlds = sample_worlds(view, self.samples, self.seed * 1_000_003 + 100 + len(view.play))
-        for world in worlds:
+        samples = self.bonus_samples if by_net else self.samples
+        for world in sample_worlds(view, samples, self.seed * 1_000_003 + 100 + len(view.play)):
             assert not isinstance(world, Dealt)
-            solution = solve(world.position(), solver=analyser.solver, rules=self.rules, with_line=False)
-            for move in solution.moves:
-                entry = sums.setdefault(move.card, [0.0, 0.0])
-                entry[0] += _game_value(view.contract, move.thirds, self.rules.win_thirds)
-                entry[1] += move.thirds
+            for card, (points, thirds) in _card_values(world, legal, self.rules, analyser, by_net).items():
+                entry = sums.setdefault(card, [0.0, 0.0])
+                entry[0] += points
+                entry[1] += thirds
         moves = [(card, points, thirds) for card, (points, thirds) in sums.items()]
         return _best_card(moves, view.view == view.declarer)
+
+
+def _hopeless(knows: Knowledge, what: str) -> bool:
+    """Whether announcing ``what`` must fail from what the seat knows: a
+    bird whose card it does not hold and cannot take from the talon, or
+    Without Trull or Without kings with such a card in hand (they are never
+    laid away)."""
+    hand = hand_at_trick_one(knows)
+    if what in BIRD_NAMES:
+        card = bird_named(what).card
+        could_take = knows.seat == knows.declarer and announcement_timing(knows) == "before"
+        seen = knows.auction.pile | knows.auction.other_pile
+        return not hand >> card & 1 and not (could_take and not seen >> card & 1)
+    if what == "without_trull":
+        return bool(hand & TRULL)
+    if what == "without_kings":
+        return bool(hand & KINGS)
+    return False
 
 
 def _row_points(row: ExchangeRow) -> int:
@@ -342,15 +644,19 @@ def _row_points(row: ExchangeRow) -> int:
 
 class DoubleDummyBot(Searching, KindBot):
     """Sees every card: the par's calls from each state of the auction, the
-    best exchange, and the best card for the game item and then the thirds;
-    it solves with ``analyser``'s tables (its own when not given)."""
+    best exchange, the announcements and Kontras that gain net game points
+    double dummy, and the best card for the net score while a bonus is
+    open, else for the game item and then the thirds; it solves with
+    ``analyser``'s tables (its own when not given).  ``announce="none"``
+    never announces nor says Kontra, and plays for the game item."""
 
     name = "dd"
     omniscient = True
 
-    def __init__(self, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None) -> None:
+    def __init__(self, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None, announce: str = "all") -> None:
         self.rules = rules
         self.analyser = analyser
+        self.announces = _announces(self.name, announce)
         self._rows: tuple[ExchangeRow, ...] | None = None
         self._dealt: Dealt | None = None
 
@@ -394,15 +700,77 @@ class DoubleDummyBot(Searching, KindBot):
         laid = self._declared(game).lay_away
         return laid if laid in decision.options else decision.options[0]
 
+    def _deal_at_trick_one(self, game: Game) -> Deal:
+        """The hand as it will be played: the exchange made, or before it
+        the best exchange of the contract (the one the dd bot makes)."""
+        assert game.declarer is not None and game.contract is not None
+        if game.contract == "solo":
+            exchange = Exchange((), 0)
+        elif game.take is not None and game.lay_away is not None:
+            exchange = Exchange(game.take, game.lay_away)
+        else:
+            exchange = self._declared(game).exchange
+        return game.dealt.play_deal(
+            game.contract,
+            game.declarer,
+            exchange,
+            announcements=tuple(game.announcements),
+            variant=self.rules.discard,
+        )
+
+    def _net(self, deal: Deal, announcements: tuple[Announcement, ...]) -> int:
+        """The declarer's net game points with best play and ``announcements``."""
+        deal = replace(deal, announcements=announcements)
+        solver = self.searcher().score_solver
+        return net_score(deal, rules=self.rules, solver=solver, with_points_line=False, with_line=False).score
+
+    def _made(self, deal: Deal, announcements: tuple[Announcement, ...], what: str) -> bool:
+        """Whether ``what`` is made on the best line with ``announcements``."""
+        deal = replace(deal, announcements=announcements)
+        solver = self.searcher().score_solver
+        line = net_score(deal, rules=self.rules, solver=solver, with_points_line=False).line
+        announcer = next(a.by for a in announcements if a.what == what)
+        items = settle(replace(deal, play=line), self.rules).items
+        return any(item.name == what and item.to == announcer for item in items)
+
+    def _bonus(self, decision: Decision, game: Game | None) -> Option:
+        """The option (an announcement, a Kontra) that adds most to its
+        net game points in the true deal, if one adds any (an announcement
+        only if the best line makes it); else done."""
+        if not self.announces or len(decision.options) == 1:
+            return DONE
+        game = _shown(game)
+        deal = self._deal_at_trick_one(game)
+        sign = 1 if decision.seat == deal.declarer else -1
+        base = sign * self._net(deal, deal.announcements)
+        gains: list[tuple[int, int, Option, tuple[Announcement, ...]]] = []
+        for option in decision.options[1:]:
+            announcements = with_option(decision, option)
+            value = sign * self._net(deal, announcements)
+            if value > base:
+                gains.append((value, -len(gains), option, announcements))
+        for _value, _order, option, announcements in sorted(gains, reverse=True):
+            if decision.kind == "kontra" or self._made(deal, announcements, str(option)):
+                return option
+        return DONE
+
+    def _announce(self, decision: Decision, game: Game | None) -> Option:
+        return self._bonus(decision, game)
+
+    def _kontra(self, decision: Decision, game: Game | None) -> Option:
+        return self._bonus(decision, game)
+
     def _play(self, decision: Decision, game: Game | None) -> Option:
         game = _shown(game)
-        assert game.position is not None and game.contract is not None
-        position = game.position
-        solution = solve(position, solver=self.searcher().solver, rules=self.rules, with_line=False)
-        moves = [
-            (m.card, _game_value(game.contract, m.thirds, self.rules.win_thirds), m.thirds) for m in solution.moves
-        ]
-        return _best_card(moves, position.turn == position.declarer)
+        deal = game.deal
+        assert deal is not None and deal.piles is not None
+        legal = [c for c in decision.options if isinstance(c, int)]
+        if len(legal) == 1:
+            return legal[0]
+        by_net = self.announces and bonus_open(deal.announcements, deal.play, deal.piles[0] | deal.piles[1])
+        values = _card_values(deal, legal, self.rules, self.searcher(), by_net)
+        moves = [(card, points, thirds) for card, (points, thirds) in values.items()]
+        return _best_card(moves, decision.seat == deal.declarer)
 
 
 def _shown(game: Game | None) -> Game:
@@ -419,46 +787,93 @@ BOTS: Final[dict[str, Callable[..., Bot]]] = {
 """The bots by name, each made with the options of its spec."""
 
 
+def _count(name: str, key: str, value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        raise BotSpecError(f"{name}: {key} must be an integer, not {value!r}") from None
+    if count < 1:
+        raise BotSpecError(f"{name}: {key} must be at least 1, not {count}")
+    return count
+
+
+def _mode(name: str, key: str, value: str) -> str:
+    if value not in ANNOUNCE_MODES:
+        raise BotSpecError(f"{name}: {key} must be {' or '.join(ANNOUNCE_MODES)}, not {value!r}")
+    return value
+
+
+SPEC_OPTIONS: Final[dict[str, dict[str, Callable[[str, str, str], object]]]] = {
+    "random": {},
+    "heuristic": {"announce": _mode},
+    "pimc": {"samples": _count, "auction": _count, "bonus_samples": _count, "announce": _mode},
+    "dd": {"announce": _mode},
+}
+"""The options each bot's spec takes, each with the reader of its value
+(``reader(bot, key, value)``, raising :class:`BotSpecError`)."""
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
+    """The bot a spec names and its options, read and checked: ``NAME`` or
+    ``NAME:KEY=VALUE,...``; raises a one-line :class:`BotSpecError`.
+
+    >>> parse_spec("pimc:samples=5,announce=none")
+    ('pimc', {'samples': 5, 'announce': 'none'})
+    >>> parse_spec("dd:announce=some")
+    Traceback (most recent call last):
+    ...
+    kosolve.play.player.BotSpecError: dd: announce must be all or none, not 'some'
+    """
+    name, _, rest = spec.partition(":")
+    if name not in BOTS:
+        raise BotSpecError(f"{spec!r}: no bot of that name (one of {', '.join(BOTS)}, or exec:COMMAND)")
+    allowed = SPEC_OPTIONS[name]
+    options: dict[str, object] = {}
+    for part in filter(None, rest.split(",")):
+        key, equals, value = part.partition("=")
+        if key not in allowed:
+            takes = f"it takes {', '.join(allowed)}" if allowed else "it takes none"
+            raise BotSpecError(f"{name}: no option {key!r} ({takes})")
+        if not equals:
+            raise BotSpecError(f"{name}: {key} needs a value ({key}=VALUE)")
+        if key in options:
+            raise BotSpecError(f"{name}: {key} given twice")
+        options[key] = allowed[key](name, key, value)
+    return name, options
+
+
 def make_bot(
     spec: str, rules: Rules = DEFAULT_RULES, analyser: Analyser | None = None, move_time: float = DEFAULT_MOVE_TIME
 ) -> Bot:
-    """The bot a spec names: ``NAME`` or ``NAME:KEY=VALUE,...`` (integer
-    values), e.g. ``pimc:samples=50``, or ``exec:COMMAND ARGS``, a program
-    that speaks the protocol with ``move_time`` seconds a decision.  A bot
-    that searches (``pimc``, ``dd``) uses ``analyser``'s tables when given,
-    so that many bots share one bounded set (one search at a time: they
-    are not for two threads); else each makes its own.
+    """The bot a spec names: ``NAME`` or ``NAME:KEY=VALUE,...``
+    (:func:`parse_spec`, the options of :data:`SPEC_OPTIONS`), e.g.
+    ``pimc:samples=50`` or ``heuristic:announce=none``, or
+    ``exec:COMMAND ARGS``, a program that speaks the protocol with
+    ``move_time`` seconds a decision.  A bot that searches (``pimc``,
+    ``dd``) uses ``analyser``'s tables when given, so that many bots share
+    one bounded set (one search at a time: they are not for two threads);
+    else each makes its own.
 
     >>> make_bot("pimc:samples=5,auction=2").samples
     5
     >>> make_bot("pimc:sample=5")
     Traceback (most recent call last):
     ...
-    kosolve.play.player.BotSpecError: pimc: no option 'sample' (it takes samples, auction)
+    kosolve.play.player.BotSpecError: pimc: no option 'sample' (it takes samples, auction, bonus_samples, announce)
     """
     if spec.startswith(EXEC_PREFIX):
         return ExecBot(spec[len(EXEC_PREFIX) :], move_time)
-    name, _, rest = spec.partition(":")
-    if name not in BOTS:
-        raise BotSpecError(f"{spec!r}: no bot of that name (one of {', '.join(BOTS)}, or exec:COMMAND)")
-    options: dict[str, int] = {}
-    allowed = {"pimc": ("samples", "auction")}.get(name, ())
-    for part in filter(None, rest.split(",")):
-        key, _, value = part.partition("=")
-        if key not in allowed:
-            takes = f"it takes {', '.join(allowed)}" if allowed else "it takes none"
-            raise BotSpecError(f"{name}: no option {key!r} ({takes})")
-        try:
-            options[key] = int(value)
-        except ValueError:
-            raise BotSpecError(f"{name}: {key} must be an integer, not {value!r}") from None
+    name, options = parse_spec(spec)
     if name in ("pimc", "dd"):
         return BOTS[name](rules=rules, analyser=analyser, **options)
     return BOTS[name](**options)
 
 
 __all__ = [
+    "ANNOUNCE_MODES",
     "BOTS",
+    "SPEC_OPTIONS",
+    "AnnounceRule",
     "DoubleDummyBot",
     "HeuristicBot",
     "KindBot",
@@ -467,4 +882,5 @@ __all__ = [
     "Searching",
     "SeatBot",
     "make_bot",
+    "parse_spec",
 ]
