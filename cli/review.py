@@ -20,10 +20,11 @@ from kosolve.model.quoting import source_name
 from kosolve.model.view import SeatViewError
 from kosolve.render.review import render_review
 from kosolve.render.text import style_for
+from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.worlds import NoWorldError
 
-SWITCHES: Final = {"start": "--from"}
+SWITCHES: Final = {"start": "--from", "decision_samples": "--decision-samples"}
 """The fields of :func:`~kosolve.review.judging.review` that this command
 spells otherwise: ``start`` is ``--from``, ``from`` being Python's keyword."""
 
@@ -59,6 +60,24 @@ def _switch(option: str) -> str:
     help="Weigh the worlds by the other's play: a world counts W times less for each of his last 4 cards that"
     " lost value double dummy in it (1: every world alike).",
 )
+@click.option(
+    "--decisions/--no-decisions",
+    "before_play",
+    default=True,
+    show_default=True,
+    help="For a deal as dealt, also judge every decision before the play: the bid, the announcements (and"
+    " Kontras), the talon choice and the lay-away.  They cost most of a review's time; --no-decisions judges"
+    " the cards alone.",
+)
+@click.option(
+    "--decision-samples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_DECISION_SAMPLES,
+    show_default=True,
+    metavar="N",
+    help="The most worlds each decision before the play is valued in (each world asks the exchange table's"
+    " rows, the dear part).",
+)
 @jobs_option
 @json_option
 @tt_mb_option
@@ -71,6 +90,8 @@ def review_command(
     seed: int,
     score: bool,
     infer: float,
+    before_play: bool,
+    decision_samples: int,
     jobs: int | None,
     as_json: bool,
     tt_mb: float,
@@ -93,11 +114,22 @@ def review_command(
     file, or a deal as dealt with its contract, exchange and play (then
     the defender saw the talon cards the declarer took).
 
+    For a deal as dealt every decision before the play is judged first, in
+    game points: the declarer's choice of contract (against passing and
+    every other contract; the file has no calls), each announcement round
+    (what was announced against nothing, one fewer or one more), each
+    Kontra (with --kontra), the talon choice and the lay-away.  Each option
+    is valued in the worlds the player could not tell apart then (at most
+    --decision-samples) by the rest of the game played double dummy, and in
+    the world that was dealt; see docs/review.md.
+
     \b
     Examples:
       kosolve review examples/played-out.json
       kosolve review --from 20 --samples 500 --jobs 2 game.json
       kosolve review --infer 0.5 examples/played-out.json
+      kosolve review --decision-samples 20 dealt-game.json
+      kosolve review --no-decisions dealt-game.json
     """
     name, _, deal, dealt = load_viewed(file, rules)
     if deal is None:
@@ -115,6 +147,8 @@ def review_command(
                 rules=rules,
                 tt_mb=tt_mb,
                 progress=progress,
+                before_play=before_play,
+                decision_samples=decision_samples,
             )
     except ReviewError as error:
         raise InputError(f"{source_name(name)}: {error.shown(_switch)}") from None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from kosolve.model.cards import card_name
 from kosolve.model.game import seat_name
 from kosolve.render.text import Style, columns
-from kosolve.review.results import CardJudgement, PlayerSummary, Review
+from kosolve.review.results import CardJudgement, DecisionJudgement, PlayerSummary, Review
 
 
 def _loss(loss: float, score: bool, style: Style) -> str:
@@ -83,6 +83,82 @@ def _player_rows(players: tuple[PlayerSummary, ...], score: bool, style: Style) 
     return columns(rows)
 
 
+KINDS = {"bid": "bid", "announce": "announce", "kontra": "kontra", "take": "talon", "lay_away": "lay away"}
+"""A decision's kind as the table names it."""
+
+
+def _points(value: float) -> str:
+    return f"{value:+.2f}" if value != int(value) else f"{int(value):+d}"
+
+
+def _what(decision: DecisionJudgement) -> str:
+    """The decision's kind, with its round, or the announcement a Kontra answers."""
+    name = KINDS[decision.kind]
+    if decision.kind == "kontra":
+        return f"{name} {decision.about} ({decision.round})" if decision.round else f"{name} {decision.about}"
+    return f"{name} ({decision.round})" if decision.round else name
+
+
+def _decision_rows(result: Review, style: Style) -> list[str]:
+    rows = [["#", "player", "decision", "chosen", "worlds", "mean", "knew loss", "best by what he knew", "DD",
+             "DD loss", "best DD", "verdict"]]  # fmt: skip
+    for d in result.decisions:
+        chosen = next(o for o in d.options if o.option == d.choice)
+        worlds = f"{d.worlds:,} (all)" if d.exact else f"{d.samples:,} of {d.worlds:,}"
+        knew_best = "" if d.verdict in ("best", "unlucky", "forced") else _options(d.best)
+        dd_best = "" if d.verdict in ("best", "lucky", "forced") else _options(d.dd_best)
+        knew = f"{d.knew_loss_points:.2f}" if d.knew_loss_points else style.none
+        dd = str(d.dd_loss_points) if d.dd_loss_points else style.none
+        rows.append([str(d.index), seat_name(d.seat), _what(d), d.choice, worlds, _points(chosen.mean_points), knew,
+                     knew_best, _points(chosen.dd_points), dd, dd_best, d.verdict])  # fmt: skip
+    return columns(rows)
+
+
+def _options(options: tuple[str, ...]) -> str:
+    """Up to two options by name, and how many more."""
+    shown = ", ".join(options[:2])
+    return shown if len(options) <= 2 else f"{shown} (+{len(options) - 2})"
+
+
+def _phase_rows(players: tuple[PlayerSummary, ...], score: bool, style: Style) -> list[str]:
+    play = "play (net)" if score else "play (card points)"
+    rows = [["", "auction", "exchange", "announcements", play, "total before the play"]]
+    for p in players:
+        cells = []
+        for phase in p.phases:
+            if phase.phase == "play":
+                knew, dd = _loss(phase.knew_loss, score, style), _dd_loss(phase.dd_loss, score, style)
+            else:
+                knew = f"{phase.knew_loss:.2f}" if phase.knew_loss else style.none
+                dd = str(phase.dd_loss) if phase.dd_loss else style.none
+            cells.append(f"{knew} / {dd}")
+        before = [phase for phase in p.phases if phase.phase != "play"]
+        total_knew = sum(phase.knew_loss for phase in before)
+        total_dd = sum(phase.dd_loss for phase in before)
+        cells.append(f"{total_knew:.2f} / {total_dd}" if total_knew or total_dd else f"{style.none} / {style.none}")
+        rows.append([seat_name(p.seat), *cells])
+    return columns(rows)
+
+
+def render_decisions(result: Review, style: Style) -> list[str]:
+    """The decisions before the play, one row each, and the option values
+    of each decision that lost by either measure; empty without them."""
+    if not result.decisions:
+        return []
+    lines = [
+        "Decisions before the play, in the decider's game points (mean by what he knew; DD: the world dealt):",
+        f"  worlds: every one of his view then when at most {result.decision_samples:,},"
+        f" else {result.decision_samples:,} drawn (seed {result.seed}); the rest of the game double dummy",
+        *_decision_rows(result, style),
+    ]
+    lost = [d for d in result.decisions if d.verdict not in ("best", "forced")]
+    for d in lost:
+        ranked = sorted(d.options, key=lambda o: -o.mean_points)[:4]
+        shown = ", ".join(f"{o.option} {_points(o.mean_points)} (DD {_points(o.dd_points)})" for o in ranked)
+        lines.append(f"  #{d.index} {_what(d)}: {shown}")
+    return [*lines, ""]
+
+
 def render_review(file: str, result: Review, style: Style) -> str:
     """The whole text of ``kosolve review`` for one deal."""
     deal = result.deal
@@ -95,6 +171,7 @@ def render_review(file: str, result: Review, style: Style) -> str:
         f" else {result.samples:,} drawn (seed {result.seed} + the card's index)",
         f"  losses in the declarer's {unit}, from the player's side; knew: against his best card by the mean",
         "",
+        *render_decisions(result, style),
         *_card_rows(result, style),
     ]
     costly = result.costliest()
@@ -106,7 +183,13 @@ def render_review(file: str, result: Review, style: Style) -> str:
                 f" {_loss(card.knew_loss, result.score, style)} in mean (best: {_names(card.best)}), {card.verdict}"
             )
     lines += ["", "Each player:", *_player_rows(result.players, result.score, style)]
+    if result.decision_samples is not None:
+        lines += [
+            "",
+            "Each player's losses by phase, by what he knew / double dummy (game points, the play in its unit):",
+            *_phase_rows(result.players, result.score, style),
+        ]
     return "\n".join(lines)
 
 
-__all__ = ["render_review"]
+__all__ = ["render_decisions", "render_review"]

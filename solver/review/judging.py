@@ -22,6 +22,10 @@ is ``forced`` and is not judged.  With ``score`` the cards are compared by
 the declarer's net game points with score-optimal play (a search of its
 own for every card in every world) instead of the thirds.
 
+With ``before_play`` a deal as dealt also has every decision before the
+play judged, in game points (:mod:`~kosolve.review.choices`); their
+worlds go into the same stream for the pool, before the cards'.
+
 The worlds are drawn in this process from the seed alone
 (:mod:`~kosolve.review.worlds`) and solved on a
 :class:`~kosolve.analysis.pool.WorkerPool`, whose analysers keep their
@@ -43,9 +47,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from kosolve.analysis.pool import WorkerPool
+from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
 from kosolve.model.announcements import check_announcements
 from kosolve.model.cards import Hand, mask_of
@@ -53,9 +58,21 @@ from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import DEFAULT_RULES, OptionError, Rules, Seat
 from kosolve.model.view import view_of
-from kosolve.review.results import CardJudgement, MoveJudgement, Review, ReviewStats
+from kosolve.review.choices import (
+    DEFAULT_DECISION_SAMPLES,
+    Choice,
+    Group,
+    GroupTask,
+    GroupValues,
+    choices,
+    group_tasks,
+    groups,
+    judge_choice,
+    value_lines,
+)
+from kosolve.review.results import CardJudgement, DecisionJudgement, MoveJudgement, Review, ReviewStats
 from kosolve.review.statistics import interval, weighted_sum
-from kosolve.review.worlds import Decision, WorldMoves, decisions, judge_world, tasks
+from kosolve.review.worlds import Decision, WorldMoves, WorldTask, decisions, judge_world, tasks
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 
 
@@ -77,6 +94,8 @@ def review(
     rules: Rules = DEFAULT_RULES,
     tt_mb: float = DEFAULT_BUDGET_MB,
     progress: Callable[[int, int], None] | None = None,
+    before_play: bool = False,
+    decision_samples: int = DEFAULT_DECISION_SAMPLES,
 ) -> Review:
     """Judge every card of the play from index ``start`` on (see the module
     text): ``file`` is a whole game with its piles, or a deal as dealt
@@ -109,25 +128,33 @@ def review(
     check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
     started = time.perf_counter()
     cards = decisions(deal, start, samples, seed, taken)
+    asked = isinstance(file, DealtFile) and before_play
+    made: list[Choice] = choices(file, rules) if isinstance(file, DealtFile) and before_play else []
+    shared = groups(file, made, decision_samples) if isinstance(file, DealtFile) else []
+    group_sizes = [1 + g.samples for g in shared]
     # The world that was dealt comes first in each decision's items.
     judged = [d for d in cards if not d.forced]
     sizes = [1 + d.samples for d in judged]
-    total = sum(sizes)
-    found: list[WorldMoves | None] = [None] * total
+    total = sum(group_sizes) + sum(sizes)
+    found: list[WorldMoves | GroupValues | None] = [None] * total
     with WorkerPool(jobs, tt_mb, items=total) as pool:
-        items = tasks(deal, judged, rules, score, infer < 1)
-        for done, (index, value) in enumerate(pool.imap_unordered(judge_world, items)):
+        items = _items(file, made, shared, seed, rules, tasks(deal, judged, rules, score, infer < 1))
+        for done, (index, value) in enumerate(pool.imap_unordered(_task, items)):
             found[index] = value
             if progress is not None:
                 progress(done + 1, total)
-    results = [value for value in found if value is not None]
-    assert len(results) == total, "the pool answers every world"
+    assert all(value is not None for value in found), "the pool answers every world"
+    first_card = sum(group_sizes)
+    group_values = [value for value in found[:first_card] if isinstance(value, GroupValues)]
+    results = [value for value in found[first_card:] if isinstance(value, WorldMoves)]
+    judgements = _judge_choices(file, made, shared, seed, group_values) if isinstance(file, DealtFile) else []
     by_index, first = {}, 0
     for decision, size in zip(judged, sizes, strict=True):
         values = results[first : first + size]
         by_index[decision.index] = _judge(decision, deal.declarer, rules, score, infer, values)
         first += size
-    stats = ReviewStats(total, sum(v.nodes for v in results), (time.perf_counter() - started) * 1000)
+    nodes = sum(v.nodes for v in results) + sum(v.nodes for v in group_values)
+    stats = ReviewStats(total, nodes, (time.perf_counter() - started) * 1000)
     return Review(
         deal=deal,
         start=start,
@@ -137,7 +164,55 @@ def review(
         infer=infer,
         cards=tuple(by_index.get(d.index) or _forced(d) for d in cards),
         stats=stats,
+        decisions=tuple(judgements),
+        decision_samples=decision_samples if asked else None,
     )
+
+
+def _task(analyser: Analyser, item: WorldTask | GroupTask) -> WorldMoves | GroupValues:
+    """The pool's one task: a world of a card, or of a group of decisions
+    before the play."""
+    if isinstance(item, GroupTask):
+        return value_lines(analyser, item)
+    return judge_world(analyser, item)
+
+
+def _items(
+    file: Deal | DealtFile,
+    made: list[Choice],
+    shared: list[Group],
+    seed: int,
+    rules: Rules,
+    cards: Iterator[WorldTask],
+) -> Iterator[WorldTask | GroupTask]:
+    """The decisions' worlds, group by group, then the cards'."""
+    if isinstance(file, DealtFile):
+        for group in shared:
+            yield from group_tasks(file, made, group, seed, rules)
+    yield from cards
+
+
+def _judge_choices(
+    file: DealtFile, made: list[Choice], shared: list[Group], seed: int, values: list[GroupValues]
+) -> list[DecisionJudgement]:
+    """Each decision's verdict from its group's values, in decision order."""
+    assert file.declarer is not None
+    judged: dict[int, DecisionJudgement] = {}
+    first = 0
+    for group in shared:
+        mine = values[first : first + 1 + group.samples]
+        first += 1 + group.samples
+        offset = 0
+        for index in group.members:
+            choice = made[index]
+            count = len(choice.options)
+            share = [v.values[offset : offset + count] for v in mine]
+            offset += count
+            # A decision's cost: its share of its group's worlds.
+            ms = math.fsum(v.ms for v in mine) * count / len(mine[0].values)
+            stats = ReviewStats(len(mine), sum(v.nodes for v in mine) * count // len(mine[0].values), ms)
+            judged[index] = judge_choice(index, choice, group, file.declarer, seed, share[0], share[1:], stats)
+    return [judged[index] for index in range(len(made))]
 
 
 def _forced(decision: Decision) -> CardJudgement:

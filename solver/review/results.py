@@ -129,6 +129,112 @@ class CardJudgement:
 
 
 @dataclass(frozen=True)
+class OptionJudgement:
+    """One option of a decision before the play, valued in game points
+    from the decider's side: the mean over the worlds he could not tell
+    apart with its 95% interval, and in the world that was dealt."""
+
+    option: str
+    mean_points: float
+    ci95: tuple[float, float] | None
+    dd_points: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "option": self.option,
+            "mean_points": _round(self.mean_points),
+            "ci95": None if self.ci95 is None else [_round(x) for x in self.ci95],
+            "dd_points": self.dd_points,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecisionJudgement:
+    """One decision before the play (the bid, an announcement round, a
+    Kontra, the talon choice, the lay-away), judged by what its player knew
+    and double dummy, in game points from his side (docs/review.md)."""
+
+    index: int
+    """Its place among the decisions, from 0."""
+    kind: str
+    """``bid``, ``announce``, ``kontra``, ``take`` or ``lay_away``."""
+    phase: str
+    """``auction``, ``exchange`` or ``announcements``."""
+    seat: Seat
+    round: str | None
+    """An announcement's or Kontra's round: ``before``, ``after``, None (a Solo's, or not one)."""
+    about: str | None
+    """A Kontra's announcement."""
+    choice: str
+    """The option taken."""
+    options: tuple[OptionJudgement, ...]
+    best: tuple[str, ...]
+    """The options best by what he knew."""
+    dd_best: tuple[str, ...]
+    worlds: int
+    samples: int
+    exact: bool
+    seed: int
+    verdict: str
+    knew_loss_points: float
+    knew_loss_ci95: tuple[float, float] | None
+    dd_loss_points: int
+    stats: ReviewStats = field(default=ReviewStats(0, 0, 0.0), compare=False)
+
+    @property
+    def forced(self) -> bool:
+        return self.verdict == "forced"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "phase": self.phase,
+            "seat": seat_name(self.seat),
+            "round": self.round,
+            "about": self.about,
+            "choice": self.choice,
+            "options": [o.to_json() for o in self.options],
+            "best": list(self.best),
+            "dd_best": list(self.dd_best),
+            "worlds": self.worlds,
+            "samples": self.samples,
+            "exact": self.exact,
+            "seed": self.seed,
+            "verdict": self.verdict,
+            "knew_loss_points": _round(self.knew_loss_points),
+            "knew_loss_points_ci95": None if self.knew_loss_ci95 is None else [_round(x) for x in self.knew_loss_ci95],
+            "dd_loss_points": self.dd_loss_points,
+            "stats": self.stats.to_json(),
+        }
+
+
+PHASE_NAMES: Final = ("auction", "exchange", "announcements", "play")
+"""The phases a player's losses are added up by."""
+
+
+@dataclass(frozen=True)
+class PhaseLoss:
+    """What a player's decisions of one phase lost, by what he knew and
+    double dummy: game points, except the play's, in the cards' unit
+    (thirds, or net game points with ``score``)."""
+
+    phase: str
+    decisions: int
+    judged: int
+    knew_loss: float
+    dd_loss: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "decisions": self.decisions,
+            "judged": self.judged,
+            "knew_loss": _round(self.knew_loss),
+            "dd_loss": self.dd_loss,
+        }
+
+
+@dataclass(frozen=True)
 class PlayerSummary:
     """One player's cards reviewed: how many, each verdict's count, what
     they lost by each measure, and the accuracies."""
@@ -140,6 +246,9 @@ class PlayerSummary:
     verdicts: tuple[tuple[str, int], ...]
     knew_loss: float
     dd_loss: int
+    phases: tuple[PhaseLoss, ...] = ()
+    """His losses by phase (:data:`PHASE_NAMES`), when the review judged
+    the decisions before the play; else empty."""
 
     def count(self, verdict: str) -> int:
         return dict(self.verdicts)[verdict]
@@ -171,6 +280,7 @@ class PlayerSummary:
             f"dd_loss_{unit}": self.dd_loss,
             "knew_accuracy": None if knew is None else _round(knew),
             "dd_accuracy": None if dd is None else _round(dd),
+            **({"phases": {p.phase: p.to_json() for p in self.phases}} if self.phases else {}),
         }
 
 
@@ -189,6 +299,11 @@ class Review:
     """A world's weight per blunder of the other's (1: every world alike)."""
     cards: tuple[CardJudgement, ...]
     stats: ReviewStats = field(compare=False)
+    decisions: tuple[DecisionJudgement, ...] = ()
+    """The decisions before the play, in order (a deal as dealt reviewed
+    with ``decisions``; else empty)."""
+    decision_samples: int | None = None
+    """The most worlds a decision was valued in; None when none was judged."""
 
     def __repr__(self) -> str:
         exact = sum(c.exact for c in self.cards if not c.forced)
@@ -206,6 +321,29 @@ class Review:
     def player(self, seat: Seat) -> PlayerSummary:
         """The summary of ``seat``'s cards."""
         mine = [c for c in self.cards if c.seat == seat]
+        phases: tuple[PhaseLoss, ...] = ()
+        if self.decision_samples is not None:
+            made = [d for d in self.decisions if d.seat == seat]
+            phases = tuple(
+                PhaseLoss(
+                    phase,
+                    len(of),
+                    sum(not d.forced for d in of),
+                    math.fsum(d.knew_loss_points for d in of),
+                    sum(d.dd_loss_points for d in of),
+                )
+                for phase in PHASE_NAMES[:-1]
+                for of in [[d for d in made if d.phase == phase]]
+            )
+            phases += (
+                PhaseLoss(
+                    "play",
+                    len(mine),
+                    sum(not c.forced for c in mine),
+                    math.fsum(c.knew_loss for c in mine),
+                    sum(c.dd_loss for c in mine),
+                ),
+            )
         return PlayerSummary(
             seat=seat,
             cards=len(mine),
@@ -213,6 +351,7 @@ class Review:
             verdicts=tuple((verdict, sum(c.verdict == verdict for c in mine)) for verdict in VERDICTS),
             knew_loss=math.fsum(c.knew_loss for c in mine),
             dd_loss=sum(c.dd_loss for c in mine),
+            phases=phases,
         )
 
     def costliest(self, count: int = 3) -> list[CardJudgement]:
@@ -230,6 +369,8 @@ class Review:
             "samples": self.samples,
             "seed": self.seed,
             "infer": self.infer,
+            "decision_samples": self.decision_samples,
+            "decisions": [d.to_json() for d in self.decisions],
             "cards": [c.to_json(self.score) for c in self.cards],
             "players": {seat_name(p.seat): p.to_json(self.score) for p in self.players},
             "costliest": [c.index for c in self.costliest()],
@@ -241,4 +382,16 @@ def _round(value: float) -> float:
     return round(value, 4)
 
 
-__all__ = ["FORMAT_VERSION", "VERDICTS", "CardJudgement", "MoveJudgement", "PlayerSummary", "Review", "ReviewStats"]
+__all__ = [
+    "FORMAT_VERSION",
+    "PHASE_NAMES",
+    "VERDICTS",
+    "CardJudgement",
+    "DecisionJudgement",
+    "MoveJudgement",
+    "OptionJudgement",
+    "PhaseLoss",
+    "PlayerSummary",
+    "Review",
+    "ReviewStats",
+]
