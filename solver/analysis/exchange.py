@@ -412,12 +412,18 @@ def _makeable(
 
 
 def declarer_rows(
-    dealt: Dealt, declarer: Seat, *, rules: Rules = DEFAULT_RULES, solver: Solver | None = None
+    dealt: Dealt,
+    declarer: Seat,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    solver: Solver | None = None,
+    contracts: tuple[str, ...] = CONTRACTS,
 ) -> tuple[ExchangeRow, ...]:
-    """The rows of :func:`exchange_table` for one ``declarer``, every
-    contract and talon choice, without the makeable announcements: the
-    value of each contract to him with the best exchange, and nothing
-    more (the odds before the auction ask this of every world).
+    """The rows of :func:`exchange_table` for one ``declarer``, each of
+    ``contracts`` (every contract by default) and talon choice, without the
+    makeable announcements: the value of each contract to him with the
+    best exchange, and nothing more (the odds before the auction ask this
+    of every world; a review of a bid made asks it of one contract).
 
     >>> from kosolve.model.files import load_dealt_file
     >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
@@ -428,7 +434,7 @@ def declarer_rows(
     searcher = _Searcher(solver or new_solver())
     return tuple(
         _choice(searcher, dealt, declarer, contract, take, rules).row
-        for contract in CONTRACTS
+        for contract in contracts
         for take in talon_choices(contract, dealt.talon)
     )
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from kosolve.analysis.exchange import ExchangeRow, _choice, _Searcher
+from kosolve.analysis.exchange import ExchangeRow, declarer_rows
 from kosolve.analysis.netscore import net_score
 from kosolve.analysis.report import Analyser
 from kosolve.model.announcements import ANNOUNCEMENTS, Announcement, AnnouncementError, check_announcements
@@ -159,16 +159,10 @@ def _rows(
 ) -> tuple[ExchangeRow, ...]:
     """The exchange table's rows of ``declarer`` in ``world`` for
     ``contracts``: :func:`~kosolve.analysis.exchange.declarer_rows` when it
-    asks every contract, else the same rows of the contracts asked alone
-    (the exchange module's own search, one table for the world)."""
+    asks every contract, else the same rows of the contracts asked alone."""
     if contracts == CONTRACTS:
         return analyser.analyse_contracts(world, declarer, rules)
-    searcher = _Searcher(analyser.solver)
-    return tuple(
-        _choice(searcher, world, declarer, contract, take, rules).row
-        for contract in contracts
-        for take in talon_choices(contract, world.talon)
-    )
+    return declarer_rows(world, declarer, rules=rules, solver=analyser.solver, contracts=contracts)
 
 
 def _label(announced: Sequence[str]) -> str:
