@@ -862,7 +862,7 @@ def make_bot(
     kosolve.play.player.BotSpecError: pimc: no option 'sample' (it takes samples, auction, bonus_samples, announce)
     """
     if spec.startswith(EXEC_PREFIX):
-        return ExecBot(spec[len(EXEC_PREFIX) :], move_time)
+        return ExecBot(spec[len(EXEC_PREFIX) :], move_time, rules)
     name, options = parse_spec(spec)
     if name in ("pimc", "dd"):
         return BOTS[name](rules=rules, analyser=analyser, **options)

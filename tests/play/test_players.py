@@ -18,7 +18,7 @@ import pytest
 from kosolve.analysis.report import Analyser
 from kosolve.model.game import DEFAULT_RULES, SEATS, Rules
 from kosolve.play.arena import DealRecord, Match, Players, dealer_deal, play_deal, play_game
-from kosolve.play.bots import DoubleDummyBot, PimcBot, RandomBot
+from kosolve.play.bots import DoubleDummyBot, PimcBot, RandomBot, make_bot
 from kosolve.play.game import ChoiceError, Decision, Game, GameError
 from kosolve.play.player import Bot, Forfeit, ask
 from kosolve.play.protocol import ExecBot, rules_json
@@ -110,7 +110,9 @@ def told_lines(tmp_path: Path, rules: Rules | None, deals: int) -> list[dict[str
     played under ``rules`` (the defaults when None)."""
     program, record = tmp_path / "bot.py", tmp_path / "told.jsonl"
     program.write_text(RECORDING_BOT)
-    bot = ExecBot(f"{sys.executable} {program} {record}", rules=rules)
+    command = f"{sys.executable} {program} {record}"
+    # With rules, made as the arena makes it, so that it is told the match's.
+    bot = ExecBot(command) if rules is None else make_bot(f"exec:{command}", rules)
     try:
         for deal in range(deals):
             for seat in SEATS:
