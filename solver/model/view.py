@@ -11,6 +11,13 @@ face up), the announcements and the play so far::
      "other": {"pile": [seen in the other's pile], "holds": [seen to be his]},
      "announcements": [], "play": ["XIV", ...]}
 
+In a Solo nobody sees the talon: its six cards go face down to the
+defender's pile (docs/rules.md §3.5).  A Solo view then says
+``"talon_unseen": 6`` (after ``pile``): the defender's ``pile`` lists only
+his 8 discards, and the declarer's ``other.pile`` only the defender's
+tarocks laid away face up.  A view without the key saw everything it lists
+(an older Solo file that lists the talon means what it says).
+
 Before the auction a view has no ``contract`` and ``declarer`` (nor
 announcements or play): ``hand`` is his 16 cards after picking up the
 personal cards and ``pile`` his 8 discards.
@@ -72,19 +79,28 @@ from kosolve.model.reprs import counted, readable_repr
 FORMAT_VERSION: Final = 1
 """The seat view format this module reads and writes."""
 
-KEYS: Final = ("version", "view", "contract", "declarer", "leader", "hand", "pile", "other", "announcements", "play")
+KEYS: Final = (
+    "version", "view", "contract", "declarer", "leader", "hand", "pile", "talon_unseen", "other", "announcements",
+    "play",
+)  # fmt: skip
 """The keys of a seat view, in the order :func:`view_to_json` writes them."""
 OTHER_KEYS: Final = ("pile", "holds")
 _REQUIRED: Final = ("version", "view", "hand", "pile")
 _AFTER_AUCTION: Final = ("declarer", "announcements", "play")
 """Keys only a view with a contract may have."""
+TALON_UNSEEN: Final = (0, TALON_SIZE)
+"""The values ``talon_unseen`` may take: the talon is seen whole or not at
+all (in a Solo nobody sees it, docs/rules.md §3.5)."""
 TAROCKS: Final[Hand] = SUIT_MASKS[TAROCK]
 SEEN_IN_PILES: Final[Hand] = TAROCKS | KINGS
-"""Cards that never lie face down in a pile: kings and trull cards are
-never laid away and a tarock laid away is shown (docs/rules.md §3.3), so
-such a card in a pile is a talon card or a face-up tarock, seen by both."""
+"""Cards that never lie face down among a player's discards: kings and
+trull cards are never laid away and a tarock laid away is shown
+(docs/rules.md §3.3), so such a card in a pile is a talon card or a face-up
+tarock, seen by both; except in a Solo, whose talon cards lie face down in
+the defender's pile, unseen (:attr:`SeatView.talon_unseen`)."""
 FACE_DOWN: Final[Hand] = ALL_CARDS & ~SEEN_IN_PILES
-"""The cards that may lie face down in a pile: plain suit cards, no kings."""
+"""The cards that may lie face down among a player's discards: plain suit
+cards, no kings.  (A Solo's face-down talon cards may be any cards.)"""
 PACK_PILES: Final = 2 * DISCARD_SIZE + TALON_SIZE
 """The cards in the two piles together at trick 1: 22."""
 
@@ -143,6 +159,13 @@ class SeatView:
     leader: Seat = FOREHAND
     announcements: tuple[Announcement, ...] = ()
     play: tuple[Card, ...] = ()
+    talon_unseen: int = 0
+    """How many talon cards the viewer has not seen: 6 in a Solo (nobody
+    sees its talon, which goes face down to the defender's pile), else 0.
+    They lie in the defender's pile at trick 1: for the declarer they are
+    unseen cards of the other's pile (``other_pile`` lists only the
+    defender's face-up tarocks), for the defender unseen cards of his own
+    pile (``pile`` lists only the cards he laid there, his discards)."""
 
     def __repr__(self) -> str:
         """A summary; :func:`view_to_json` writes the whole view.
@@ -155,7 +178,8 @@ class SeatView:
             return f"<SeatView: the {seat_name(self.view)}'s view before the auction>"
         played = f"{counted(len(self.play), 'card')} played"
         bid = f"{self.contract} by the {seat_name(self.declarer)}"
-        return f"<SeatView: the {seat_name(self.view)}'s view, {bid}, {played}>"
+        talon = f", {counted(self.talon_unseen, 'talon card')} unseen" if self.talon_unseen else ""
+        return f"<SeatView: the {seat_name(self.view)}'s view, {bid}{talon}, {played}>"
 
     @property
     def other(self) -> Seat:
@@ -166,10 +190,31 @@ class SeatView:
         return self.contract is None
 
     @property
+    def talon_with_other(self) -> bool:
+        """Whether the unseen talon cards (:attr:`talon_unseen`) lie in the
+        other's pile: the viewer is the declarer.  Otherwise they lie in
+        the viewer's own pile."""
+        return self.talon_unseen > 0 and self.declarer == self.view
+
+    @property
+    def own_pile_size(self) -> int:
+        """How many cards this player's pile holds at trick 1: ``pile`` and
+        the unseen talon cards in it, when he is a Solo's defender."""
+        return self.pile.bit_count() + (0 if self.talon_with_other else self.talon_unseen)
+
+    @property
     def other_pile_size(self) -> int:
         """How many cards the other's pile holds at trick 1: the piles'
-        22 less this player's; before the auction his 8 discards."""
-        return DISCARD_SIZE if self.before_auction else PACK_PILES - self.pile.bit_count()
+        22 less this player's (:attr:`own_pile_size`), unseen talon cards
+        included; before the auction his 8 discards."""
+        return DISCARD_SIZE if self.before_auction else PACK_PILES - self.own_pile_size
+
+    @property
+    def other_discards(self) -> int:
+        """How many cards of the other's pile at trick 1 he laid there
+        himself, or did as far as the view knows: his pile less the
+        unseen talon cards in it."""
+        return self.other_pile_size - (self.talon_unseen if self.talon_with_other else 0)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -232,24 +277,59 @@ class _ViewParser(FieldParser):
         if hand.bit_count() != HAND_SIZE:
             raise self.error("hand", f"{hand.bit_count()} cards (a seat view holds the {HAND_SIZE} cards at trick 1)")
         pile = self.holding("pile", data["pile"])
+        talon = self.talon_unseen(data, contract)
         if contract is None:
             wanted, role = DISCARD_SIZE, "before the auction"
         else:
-            wanted = pile_size(contract, declarer == view)
+            wanted = pile_size(contract, declarer == view) - (0 if declarer == view else talon)
             role = f"of the {'declarer' if declarer == view else 'defender'} in a {contract}"
+            if talon:
+                role += " (less the talon cards unseen)" if declarer != view else " (the talon unseen)"
         if pile.bit_count() != wanted:
             raise self.error("pile", f"{pile.bit_count()} cards (the pile {role} holds {wanted})")
         other_pile, other_holds = self.other(data.get("other", {}), contract is None)
+        if talon:
+            self.talon_hidden(other_pile, other_holds)
         announcements: tuple[Announcement, ...] = ()
         if contract is not None and declarer is not None and "announcements" in data:
             announcements = self.announcements(data["announcements"], contract, declarer)
-        known = SeatView(view, hand, pile, other_pile, other_holds, contract, declarer, leader, announcements)
+        known = SeatView(
+            view, hand, pile, other_pile, other_holds, contract, declarer, leader, announcements, talon_unseen=talon
+        )
         if "play" not in data:
             return known
-        return SeatView(
-            view, hand, pile, other_pile, other_holds, contract, declarer, leader, announcements,
-            self.view_play(data["play"], known),
-        )  # fmt: skip
+        return replace(known, play=self.view_play(data["play"], known))
+
+    def talon_unseen(self, data: Mapping[str, object], contract: str | None) -> int:
+        """The ``talon_unseen`` key: 0 or 6, and 6 only in a Solo."""
+        if "talon_unseen" not in data:
+            return 0
+        value = data["talon_unseen"]
+        if type(value) is not int:
+            raise self.error("talon_unseen", f"expected the number 0 or {TALON_SIZE}, got {describe(value)}")
+        if value not in TALON_UNSEEN:
+            raise self.error(
+                "talon_unseen", f"{value} (the talon is seen whole or not at all: 0 or {TALON_SIZE} cards unseen)"
+            )
+        if value and contract != "solo":
+            which = "before the auction" if contract is None else f"in a {contract}"
+            raise self.error(
+                "talon_unseen", f"{value} talon cards unseen {which} (only a solo hides the talon after the auction)"
+            )
+        return value
+
+    def talon_hidden(self, other_pile: Hand, other_holds: Hand) -> None:
+        """With the talon unseen the other's cards seen are only his tarocks
+        laid away face up."""
+        if other_pile & ~TAROCKS:
+            card = card_name(next(cards_of(other_pile & ~TAROCKS)))
+            raise self.error(
+                "other.pile",
+                f"{card}: with the talon unseen only tarocks laid away face up are seen in the other's pile",
+            )
+        if other_holds:
+            card = card_name(next(cards_of(other_holds)))
+            raise self.error("other.holds", f"{card}: in a solo no card is seen to be the other's (he took no talon)")
 
     def other(self, value: object, before_auction: bool) -> tuple[Hand, Hand]:
         if not isinstance(value, Mapping):
@@ -286,8 +366,12 @@ def play_problem(view: SeatView) -> tuple[int, str] | None:
     play reveals the other's hand: a suit he showed out of (or, not
     trumping, the tarocks) he holds no more, so he cannot play it later;
     and the unseen kings, trull cards and tarocks not seen in his pile are
-    surely in his hand (none lies face down in a pile, :data:`SEEN_IN_PILES`),
-    so he cannot show out of their suit while one of them is left.
+    surely in his hand (none lies face down among his discards,
+    :data:`SEEN_IN_PILES`), so he cannot show out of their suit while one of
+    them is left.  With talon cards unseen (a Solo) no unseen card is surely
+    his: any may lie face down in the talon part of the defender's pile;
+    whether the talon can take all that must lie there is the sampler's
+    question (:func:`kosolve.sampling.worlds.world_space`).
 
     >>> from kosolve.model.cards import parse_card
     >>> from kosolve.model.files import load_view
@@ -300,7 +384,7 @@ def play_problem(view: SeatView) -> tuple[int, str] | None:
     unseen = ALL_CARDS & ~(view.hand | view.pile)
     played_by_other = mask_of(p.card for p in view.played() if p.seat == view.other)
     # His for sure and never played: the cards he must still hold at the end.
-    kept = unseen & ~view.other_pile & ~FACE_DOWN & ~played_by_other
+    kept = 0 if view.talon_unseen else unseen & ~view.other_pile & ~FACE_DOWN & ~played_by_other
     remaining = view.hand
     where: dict[Card, int] = {}
     voids: dict[int, int] = {}  # each suit the other showed out of, and the trick that showed it
@@ -370,6 +454,8 @@ def view_to_json(view: SeatView) -> dict[str, object]:
     data["leader"] = seat_name(view.leader)
     data["hand"] = hand_names(view.hand)
     data["pile"] = hand_names(view.pile)
+    if view.talon_unseen:
+        data["talon_unseen"] = view.talon_unseen
     data["other"] = {"pile": hand_names(view.other_pile), "holds": hand_names(view.other_holds)}
     if view.contract is not None:
         data["announcements"] = [announcement_to_json(a) for a in view.announcements]
@@ -390,6 +476,16 @@ def view_of(deal: Deal, seat: SeatLike, at: int | None = None, *, taken: Hand | 
     defender are seen too, and ``taken``, the talon cards the declarer
     took, are seen by the defender to be the declarer's.
 
+    In a Solo nobody sees the talon (:attr:`SeatView.talon_unseen` is 6):
+    the declarer sees of the defender's pile only the tarocks he laid away
+    face up (from ``laid``; with no ``laid``, nothing), and the defender
+    sees of his own pile only his discards.  A Solo deal without ``laid``
+    cannot tell the defender's discards from the talon: the defender's view
+    then lists his whole pile, as seen (``talon_unseen`` 0), and so does the
+    declarer's when the defender's pile holds more kings, trull cards and
+    tarocks than the six talon cards could (some were laid away face up,
+    but which is unknown).
+
     >>> from kosolve.model.files import load_deal
     >>> view = view_of(load_deal("examples/whole-deal.json"), FOREHAND, at=0)
     >>> view.hand.bit_count(), view.other_pile_size
@@ -403,16 +499,27 @@ def view_of(deal: Deal, seat: SeatLike, at: int | None = None, *, taken: Hand | 
     if at is not None and at > len(deal.play):
         raise SeatViewError(f"{at} is beyond the play, which has {len(deal.play)} cards", "at", given=True)
     other = 1 - seat
+    pile = deal.piles[seat]
     other_pile = deal.piles[other] & SEEN_IN_PILES
     holds = 0
-    if seat == deal.declarer and deal.laid is not None:
-        other_pile |= deal.piles[other] & ~deal.laid[other]
-    if seat != deal.declarer and taken is not None:
-        holds = taken & ~other_pile
+    talon = 0
+    solo = TALON_CARDS_TAKEN[deal.contract] == 0
+    if solo and seat == deal.declarer:
+        if deal.laid is not None:
+            talon, other_pile = TALON_SIZE, deal.piles[other] & deal.laid[other] & TAROCKS
+        elif other_pile.bit_count() <= TALON_SIZE:
+            talon, other_pile = TALON_SIZE, 0
+    elif solo and deal.laid is not None:
+        talon, pile = TALON_SIZE, deal.laid[seat]
+    else:
+        if seat == deal.declarer and deal.laid is not None:
+            other_pile |= deal.piles[other] & ~deal.laid[other]
+        if seat != deal.declarer and taken is not None:
+            holds = taken & ~other_pile
     return SeatView(
         seat,
         deal.hands[seat],
-        deal.piles[seat],
+        pile,
         other_pile,
         holds,
         deal.contract,
@@ -420,6 +527,7 @@ def view_of(deal: Deal, seat: SeatLike, at: int | None = None, *, taken: Hand | 
         deal.leader,
         deal.announcements,
         deal.play[:at],
+        talon,
     )
 
 
@@ -441,6 +549,7 @@ __all__ = [
     "FORMAT_VERSION",
     "KEYS",
     "SEEN_IN_PILES",
+    "TALON_UNSEEN",
     "Played",
     "SeatView",
     "SeatViewError",

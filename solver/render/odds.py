@@ -59,13 +59,17 @@ def _cards_lines(view: SeatView, style: Style) -> list[str]:
     left = view.hand & ~played
     unseen = ALL_CARDS & ~view.hand & ~view.pile & ~view.other_pile & ~played
     where = "the talon or the other's" if view.before_auction else f"the {other}'s"
+    if view.talon_unseen:
+        where = f"the {other}'s or the talon"
     rows = [["", f"{seat_name(view.view)} (the viewer)", f"unseen ({where})"]]
     for suit in DISPLAY_ORDER:
         cells = [" ".join(hand_names(cards & SUIT_MASKS[suit])) or style.none for cards in (left, unseen)]
         rows.append([style.suit(suit), *cells])
     seen = " ".join(hand_names(view.other_pile)) or style.none
-    rows.append(["pile", f"{view.pile.bit_count()} cards, {style.points(thirds_of(view.pile))} points",
-                 f"{view.other_pile_size} cards, seen: {seen}"])  # fmt: skip
+    mine = f"{view.pile.bit_count()} cards, {style.points(thirds_of(view.pile))} points"
+    if view.own_pile_size != view.pile.bit_count():
+        mine += f", and {view.own_pile_size - view.pile.bit_count()} talon cards unseen"
+    rows.append(["pile", mine, f"{view.other_pile_size} cards, seen: {seen}"])
     if view.other_holds:
         rows.append(["his", "", "seen to be his: " + " ".join(hand_names(view.other_holds))])
     return columns(rows)

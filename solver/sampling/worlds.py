@@ -14,6 +14,22 @@ consistent worlds are exactly the ways to choose those, every one equally
 likely.  A uniform draw is one random choice of that many cards, with no
 rejection and no weighting.
 
+In a Solo nobody sees the talon (:attr:`~kosolve.model.view.SeatView.talon_unseen`):
+its six cards lie face down in the defender's pile, the other's when the
+viewer is the declarer, the viewer's own when he is the defender, and may
+be any cards.  The unseen cards then split three ways: the other's hand,
+his face-down discards (plain suit cards other than kings, as above) and
+the talon.  A king, trull card or tarock he did not play is in his hand or
+the talon; a card of a suit he showed out of is among his discards or the
+talon.  A world is one such (hand, discards, talon) triple, and every
+triple is equally likely: it is a :class:`~kosolve.model.deal.Deal` with
+the piles, and with ``laid`` (each pile's own cards, his discards) so that
+two triples are never the same deal and the held bonuses count the right
+cards (docs/rules.md §5.3).  The count is a sum over how many unplayed
+kings and tarocks lie in the talon, and a uniform draw picks that number
+by its exact share of the worlds, then makes uniform choices: again no
+rejection.
+
 Before the auction the other's 16 cards, his 8 discards and the talon (in
 its order, which decides the talon choices) are all unseen; his face-down
 discards are plain suit cards other than kings, as above.  Once the talon
@@ -76,6 +92,23 @@ class WorldSpace:
     pile_free: int
     talon: tuple[Card, ...] | None = None
     """A view before the play's talon once exposed (in order); None: unseen."""
+    talon_free: int = 0
+    """The talon cards the view has not seen after the auction
+    (:attr:`~kosolve.model.view.SeatView.talon_unseen`, a Solo's six): then
+    ``pile_only`` holds his tarocks seen face up, ``hand_only`` the cards he
+    played, ``flexible`` the cards that may be anywhere, and the kinds
+    below; ``pile_free`` of ``pile_or_talon | flexible`` are his face-down
+    discards, and the talon takes ``talon_only``, the rest of
+    ``pile_or_talon`` and ``talon_free`` cards in all."""
+    talon_only: Hand = 0
+    """With talon cards unseen: the cards that can only be talon cards
+    (kings, trull cards and tarocks of a suit he showed out of)."""
+    pile_or_talon: Hand = 0
+    """With talon cards unseen: the cards among his discards or the talon
+    (plain cards of a suit he showed out of)."""
+    hand_or_talon: Hand = 0
+    """With talon cards unseen: the cards in his hand or the talon (kings,
+    trull cards and tarocks he has not played, of no suit he showed out of)."""
 
     def __repr__(self) -> str:
         return readable_repr(self, hands=("hand_only", "pile_only", "flexible"))
@@ -83,10 +116,30 @@ class WorldSpace:
     @property
     def worlds(self) -> int:
         """How many worlds are consistent with the view."""
+        if self.talon_free:
+            return sum(weight for _, _, weight in self._talon_splits())
         piles = math.comb(self.flexible.bit_count(), self.pile_free)
         if not self.view.before_auction or self.talon is not None:
             return piles
         return piles * math.perm(self.unseen.bit_count() - DISCARD_SIZE, TALON_SIZE)
+
+    def _talon_splits(self) -> list[tuple[int, int, int]]:
+        """With talon cards unseen, the worlds by how many cards of
+        ``hand_or_talon`` (k) lie in the talon: (k, g, worlds), where g
+        cards of ``flexible`` leave his hand (for his discards or the
+        talon) and the worlds are C(kings and tarocks, k) · C(flexible, g)
+        · C(plain cards out of his hand, his face-down discards)."""
+        b, e, g = (mask.bit_count() for mask in (self.pile_or_talon, self.hand_or_talon, self.flexible))
+        # The flexible cards out of his hand when no king or tarock is a talon card.
+        away = self.pile_free + self.talon_free - self.talon_only.bit_count() - b
+        splits = []
+        for k in range(e + 1):
+            out = away - k
+            if 0 <= out <= g:
+                weight = math.comb(e, k) * math.comb(g, out) * math.comb(b + out, self.pile_free)
+                if weight:
+                    splits.append((k, out, weight))
+        return splits
 
     @property
     def unseen(self) -> Hand:
@@ -94,20 +147,33 @@ class WorldSpace:
         while it is not exposed."""
         return ALL_CARDS & ~(self.view.hand | self.view.pile | mask_of(self.talon or ()))
 
-    def world(self, laid: Hand, talon: tuple[Card, ...] = ()) -> Deal | Dealt:
+    def world(self, laid: Hand, talon: tuple[Card, ...] = (), *, hidden: Hand = 0) -> Deal | Dealt:
         """The world in which the flexible cards ``laid`` lie in the other's
         pile (and, before the auction, the ``talon`` in its order: the one
-        exposed when it is)."""
+        exposed when it is).  With talon cards unseen, ``laid`` are his
+        face-down discards and ``hidden`` the unseen talon cards."""
         view = self.view
         talon = self.talon or talon
         pile = self.pile_only | laid
-        hand = self.unseen & ~pile & ~mask_of(talon)
+        hand = self.unseen & ~pile & ~mask_of(talon) & ~hidden
         if view.before_auction:
             return _dealt(view, hand, pile, talon)
         hands, piles = [0, 0], [0, 0]
         hands[view.view], piles[view.view] = view.hand, view.pile
         hands[view.other], piles[view.other] = hand, pile
         assert view.contract is not None and view.declarer is not None
+        if not self.talon_free:
+            return Deal(
+                view.contract,
+                view.declarer,
+                (hands[0], hands[1]),
+                piles=(piles[0], piles[1]),
+                leader=view.leader,
+                play=view.play,
+                announcements=view.announcements,
+            )
+        own = (piles[0], piles[1])
+        piles[view.other if view.talon_with_other else view.view] |= hidden
         return Deal(
             view.contract,
             view.declarer,
@@ -116,6 +182,7 @@ class WorldSpace:
             leader=view.leader,
             play=view.play,
             announcements=view.announcements,
+            laid=own,
         )
 
 
@@ -174,6 +241,8 @@ def world_space(view: SeatView, talon: tuple[Card, ...] | None = None) -> WorldS
     if problem is not None:
         index, message = problem
         raise NoWorldError(f"no world fits the view: play[{index}]: trick {trick_number_of(index)}: {message}")
+    if view.talon_unseen:
+        return _talon_space(view, unseen)
     played = view.played_by(view.other)
     pile_only = view.other_pile | unseen & _voids(view) & ~played
     hand_only = played | unseen & ~view.other_pile & ~FACE_DOWN
@@ -194,10 +263,86 @@ def world_space(view: SeatView, talon: tuple[Card, ...] | None = None) -> WorldS
     return WorldSpace(view, hand_only, pile_only, flexible, free)
 
 
+def _talon_space(view: SeatView, unseen: Hand) -> WorldSpace:
+    """The worlds of a view after the auction with talon cards unseen."""
+    other = seat_name(view.other)
+    if view.other_holds:
+        raise NoWorldError("no world fits the view: with the talon unseen no card is seen to be the other's")
+    played = view.played_by(view.other)
+    voids = unseen & _voids(view) & ~played & ~view.other_pile
+    free = unseen & ~view.other_pile & ~played & ~voids
+    talon_only, pile_or_talon = voids & ~FACE_DOWN, voids & FACE_DOWN
+    hand_or_talon, flexible = free & ~FACE_DOWN, free & FACE_DOWN
+    discards, talon = view.other_discards, view.talon_unseen
+    face_down = discards - view.other_pile.bit_count()
+    space = WorldSpace(
+        view, played, view.other_pile, flexible, face_down, None, talon, talon_only, pile_or_talon, hand_or_talon
+    )
+    where = f"the {other}'s discards"
+    if face_down < 0:
+        raise NoWorldError(
+            f"no world fits the view: {where} are {discards} cards, but {view.other_pile.bit_count()} are seen there"
+        )
+    if talon_only.bit_count() > talon:
+        raise NoWorldError(
+            f"no world fits the view: the talon holds {talon} cards unseen, but {talon_only.bit_count()}"
+            f" must lie there ({', '.join(hand_names(talon_only))})"
+        )
+    if voids.bit_count() > face_down + talon:
+        raise NoWorldError(
+            f"no world fits the view: {where} and the talon hold {face_down + talon} cards face down,"
+            f" but {voids.bit_count()} must lie there ({', '.join(hand_names(voids))})"
+        )
+    if (pile_or_talon | flexible).bit_count() < face_down:
+        raise NoWorldError(
+            f"no world fits the view: {where} hold {face_down} cards face down,"
+            f" but only {(pile_or_talon | flexible).bit_count()} may lie there"
+        )
+    if not space.worlds:
+        raise NoWorldError(f"no world fits the view: {where} and the talon cannot be filled")
+    return space
+
+
+def _talon_worlds(space: WorldSpace) -> Iterator[Deal | Dealt]:
+    """Every world of ``space`` (talon cards unseen), each once, in a fixed
+    order: by the kings and tarocks in the talon, the flexible cards out of
+    his hand, then his face-down discards among the plain cards out of it."""
+    pile_or_talon, hand_or_talon, flexible = (
+        _low(mask) for mask in (space.pile_or_talon, space.hand_or_talon, space.flexible)
+    )
+    for k, out, _ in space._talon_splits():
+        for high in itertools.combinations(hand_or_talon, k):
+            for away in itertools.combinations(flexible, out):
+                plain = sorted(pile_or_talon + list(away))
+                for laid in itertools.combinations(plain, space.pile_free):
+                    pile = mask_of(laid)
+                    hidden = space.talon_only | mask_of(high) | mask_of(plain) & ~pile
+                    yield space.world(pile, hidden=hidden)
+
+
+def _random_talon_world(space: WorldSpace, splits: list[tuple[int, int, int]], rng: random.Random) -> Deal | Dealt:
+    """One world of ``space`` (talon cards unseen) drawn uniformly: how many
+    kings and tarocks lie in the talon by its exact share of the worlds,
+    then which, which flexible cards leave his hand, and which of the plain
+    cards out of it are his discards, each a uniform choice."""
+    pick, index = rng.randrange(sum(weight for _, _, weight in splits)), 0
+    while pick >= splits[index][2]:
+        pick -= splits[index][2]
+        index += 1
+    k, out, _ = splits[index]
+    high = mask_of(rng.sample(_low(space.hand_or_talon), k))
+    plain = sorted(_low(space.pile_or_talon) + rng.sample(_low(space.flexible), out))
+    pile = mask_of(rng.sample(plain, space.pile_free))
+    return space.world(pile, hidden=space.talon_only | high | mask_of(plain) & ~pile)
+
+
 def all_worlds(view: SeatView, talon: tuple[Card, ...] | None = None) -> Iterator[Deal | Dealt]:
     """Every world ``view`` allows (with the ``talon`` as exposed, or
     unseen: :func:`world_space`), each once, in a fixed order."""
     space = world_space(view, talon)
+    if space.talon_free:
+        yield from _talon_worlds(space)
+        return
     flexible = _low(space.flexible)
     for laid in itertools.combinations(flexible, space.pile_free):
         pile = mask_of(laid)
@@ -219,6 +364,11 @@ def random_worlds(
     over the worlds).  Raises :class:`NoWorldError` when no world fits."""
     space = world_space(view, talon)
     rng = random.Random(seed)
+    if space.talon_free:
+        splits = space._talon_splits()
+        for _ in range(n):
+            yield _random_talon_world(space, splits, rng)
+        return
     flexible = _low(space.flexible)
     for _ in range(n):
         pile = mask_of(rng.sample(flexible, space.pile_free))

@@ -94,6 +94,13 @@ def test_a_view_sees_what_lies_face_up_and_what_a_deal_as_dealt_shows() -> None:
         assert deal.piles is not None and deal.laid is not None
         declarer, defender = deal.declarer, 1 - deal.declarer
         plain = view_of(deal.__class__(deal.contract, deal.declarer, deal.hands, deal.piles), declarer)
+        if deal.contract == "solo":
+            # Nobody sees a Solo's talon (tests/sampling/test_solo_talon.py).
+            solo = view_of(deal, declarer)
+            assert solo.talon_unseen == 6 and solo.other_pile == deal.laid[defender] & SUIT_MASKS[TAROCK]
+            assert view_of(deal, defender).pile == deal.laid[defender]
+            assert (plain.talon_unseen == 6 and plain.other_pile == 0) or plain.talon_unseen == 0
+            continue
         assert plain.other_pile == deal.piles[defender] & SEEN_IN_PILES
         known = view_of(deal, declarer, taken=taken)
         # The declarer saw the talon cards he left to the defender.

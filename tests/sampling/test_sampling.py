@@ -11,7 +11,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from support import fast_first
+from support import fast_first, views
 from support.views import (
     brute_force_piles,
     consistent,
@@ -19,7 +19,6 @@ from support.views import (
     face_down_problem,
     other_pile,
     random_auction_view,
-    random_view,
 )
 
 from kosolve.model.cards import ALL_CARDS, HEARTS, HK, SUIT_MASKS, TAROCK, hand_names, mask_of, suit_of
@@ -33,6 +32,16 @@ PROPERTY_VIEWS = 2000
 Z_999: float = 3.090232306167813
 """The one-sided normal quantile of 0.999: a fixed-seed uniform sampler
 fails a test at that level once in a thousand views."""
+
+
+def random_view(rng: random.Random, cards: int | None = None) -> tuple[SeatView, Deal]:
+    """A view of a real deal (:func:`support.views.random_view`) that saw
+    the talon: the judge here knows no unseen talon cards, so a Solo's
+    views, which see none of it, are judged in test_solo_talon.py."""
+    while True:
+        view, deal = views.random_view(rng, cards)
+        if not view.talon_unseen:
+            return view, deal
 
 
 def chi_square_limit(degrees: int) -> float:
