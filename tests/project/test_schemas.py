@@ -61,6 +61,15 @@ def test_the_written_files_follow_their_schemas() -> None:
     check("view", json.loads(view.stdout))
 
 
+def test_a_solo_view_with_its_talon_unseen_follows_the_view_schema(tmp_path: Path) -> None:
+    solo = tmp_path / "solo.json"
+    solo.write_text(run("deal", "--seed", "5", "-n", "1", "--contract", "solo", "--declarer", "forehand").stdout)
+    for seat in ("forehand", "dealer"):
+        data = json.loads(run("view", str(solo), "--seat", seat, "--at", "0").stdout)
+        assert data["talon_unseen"] == 6
+        check("view", data)
+
+
 def test_every_command_prints_json_that_follows_its_schema() -> None:
     """run() checks --json output against its schema: every kind once here."""
     outputs = [
