@@ -1,8 +1,15 @@
-"""The arena's benchmark: how fast ``pimc`` decides its first card, and
-duplicate matches between pairs of bots, timed whole, with their results.
+"""The arena's benchmark: how fast the bots decide, and duplicate matches
+between pairs of bots, timed whole, with their results.
 
-    python benchmarks/arena.py --first-cards 30
+``--decisions N`` times ``pimc``'s first card (trick 1), its auction
+calls, and its announcement and Kontra decisions over N games whose other
+decisions the heuristic bot takes, then ``dd``'s; one bot for all the
+games, as in a match (its tables warm from earlier games only).
+
+    python benchmarks/arena.py --decisions 40
+    python benchmarks/arena.py --decisions 40 --pimc pimc:bonus_samples=8 --kontra
     python benchmarks/arena.py --deals 200 --jobs 2 --pairs pimc:heuristic pimc:random dd:pimc
+    python benchmarks/arena.py --deals 400 --pairs pimc:pimc:announce=none --kontra
 """
 
 from __future__ import annotations
@@ -15,54 +22,93 @@ import time
 from pathlib import Path
 
 from kosolve.batch.results import read_results
+from kosolve.model.game import Rules
 from kosolve.play.arena import Match, dealer_deal, run_match, summarise
-from kosolve.play.bots import HeuristicBot, PimcBot
+from kosolve.play.bots import BOTS, make_bot
 from kosolve.play.game import Game
-from kosolve.play.player import ask
+from kosolve.play.player import Bot, ask
 
 
-def first_cards(count: int, spec_samples: int) -> list[float]:
-    """Seconds ``pimc`` took for the first card of each of ``count`` games
-    (the auction and the exchange by the heuristic bot), one bot for all of
-    them as in a match (its tables made once, warm from earlier games only)."""
-    times: list[float] = []
-    seed = 0
-    bot = PimcBot(samples=spec_samples)
-    while len(times) < count:
-        seed += 1
-        game = Game(dealer_deal(1, seed))
-        helper = HeuristicBot()
-        helper.start(seed)
-        while not game.over and game.phase != "play":
-            ask(helper, game.decision(), game)
-        if game.over:
-            continue
-        bot.start(seed)
-        start = time.perf_counter()
-        bot.decide(game.decision())
-        times.append(time.perf_counter() - start)
+def timed(bot: Bot, game: Game) -> float:
+    decision = game.decision()
+    start = time.perf_counter()
+    choice = bot.decide(decision, game if bot.omniscient else None)
+    seconds = time.perf_counter() - start
+    game.choose(choice)
+    return seconds
+
+
+def play(spec: str, games: int, rules: Rules, seed: int) -> dict[str, list[float]]:
+    """Seconds per decision of the bot ``spec`` by kind, in ``games`` games
+    in which it is the forehand and then the dealer against the heuristic
+    bot: the auction calls, the announcement and Kontra decisions, and its
+    first card (trick 1)."""
+    bot = make_bot(spec, rules)
+    times: dict[str, list[float]] = {"bid": [], "announce": [], "first card": []}
+    number = 0
+    while len(times["first card"]) < games:
+        number += 1
+        seat = number % 2
+        game = Game(dealer_deal(seed, number), rules)
+        helper = make_bot("heuristic", rules)
+        helper.start(number, 1 - seat)
+        bot.start(number, seat)
+        first = True
+        while not game.over:
+            decision = game.decision()
+            if decision.seat != seat:
+                ask(helper, decision, game)
+                continue
+            kind = decision.kind
+            if kind == "play":
+                if not first:
+                    break
+                first = False
+                times["first card"].append(timed(bot, game))
+                continue
+            seconds = timed(bot, game)
+            if kind in ("bid", "announce", "kontra"):
+                times["bid" if kind == "bid" else "announce"].append(seconds)
     return times
+
+
+def split_pair(pair: str) -> tuple[str, str]:
+    """``A:B`` as its two bot specs, where a spec may hold colons itself
+    (``pimc:pimc:announce=none``): B starts at the first colon that is
+    followed by a bot's name and leaves A a whole spec."""
+    for index, char in enumerate(pair):
+        if char == ":" and index and pair[index + 1 :].startswith(tuple(BOTS)):
+            return pair[:index], pair[index + 1 :]
+    raise SystemExit(f"{pair!r}: give a pair as A:B")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--first-cards", type=int, default=0)
-    parser.add_argument("--samples", type=int, default=10, help="pimc's worlds a card, for --first-cards")
+    parser.add_argument("--decisions", type=int, default=0, help="games to time the bots' decisions over")
+    parser.add_argument("--pimc", default="pimc", help="the pimc spec to time")
+    parser.add_argument("--dd", default="dd", help="the dd spec to time ('' for none)")
+    parser.add_argument("--kontra", action="store_true", help="under Rules(kontra=True, defender_announcements=True)")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--pairs", nargs="*", default=[], help="A:B pairs of bot specs")
+    parser.add_argument(
+        "--pairs", nargs="*", default=[], help="A:B pairs of bot specs (split at the first colon before a bot name)"
+    )
     args = parser.parse_args()
-    if args.first_cards:
-        times = first_cards(args.first_cards, args.samples)
-        print(
-            f"pimc (samples={args.samples}) first card, {len(times)} games: median {statistics.median(times):.3f} s,"
-            f" max {max(times):.3f} s"
-        )
+    rules = Rules(kontra=True, defender_announcements=True) if args.kontra else Rules()
+    if args.decisions:
+        for spec in filter(None, (args.pimc, args.dd)):
+            times = play(spec, args.decisions, rules, args.seed)
+            for kind, seconds in times.items():
+                if seconds:
+                    print(
+                        f"{spec} {kind}: {len(seconds)} decisions, mean {statistics.mean(seconds):.3f} s,"
+                        f" median {statistics.median(seconds):.3f} s, max {max(seconds):.3f} s"
+                    )
     deals = [dealer_deal(args.seed, number) for number in range(1, args.deals + 1)]
     for pair in args.pairs:
-        a, _, b = pair.partition(":")
-        match = Match(a, b, args.seed)
+        a, b = split_pair(pair)
+        match = Match(a, b, args.seed, rules=rules)
         with tempfile.TemporaryDirectory() as folder:
             path = str(Path(folder) / "match.jsonl")
             start = time.perf_counter()
