@@ -162,17 +162,8 @@ class WorldSpace:
         hands[view.view], piles[view.view] = view.hand, view.pile
         hands[view.other], piles[view.other] = hand, pile
         assert view.contract is not None and view.declarer is not None
-        if not self.talon_free:
-            return Deal(
-                view.contract,
-                view.declarer,
-                (hands[0], hands[1]),
-                piles=(piles[0], piles[1]),
-                leader=view.leader,
-                play=view.play,
-                announcements=view.announcements,
-            )
-        own = (piles[0], piles[1])
+        # With the talon hidden, each pile's own cards are told apart from it.
+        own = (piles[0], piles[1]) if self.talon_free else None
         piles[view.other if view.talon_with_other else view.view] |= hidden
         return Deal(
             view.contract,
