@@ -24,6 +24,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 from support import EXAMPLES  # noqa: E402
+from support.counting import DecisionCount  # noqa: E402
 from support.rewards import replayed_rewards  # noqa: E402
 
 from kosolve.env.encoding import OBSERVATION_SIZE, PIECES  # noqa: E402
@@ -284,27 +285,19 @@ def test_other_observation_types_are_refused(public_info: bool, private_info: An
 def test_a_step_asks_the_game_for_its_decision_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The player, the legal actions and their names, both players'
     information states and observations: one decision built a step."""
-    asked = 0
-    decision = Game.decision
-
-    def counted(game: Game) -> Any:
-        nonlocal asked
-        asked += 1
-        return decision(game)
-
-    monkeypatch.setattr(Game, "decision", counted)
+    count = DecisionCount(monkeypatch)
     state = dealt_state(pyspiel.load_game("python_kosakeln", SWITCHES), random_cards(6))
     rng = random.Random(6)
     steps = 0
     while not state.is_terminal():
-        asked = 0
+        count.asked = 0
         player = state.current_player()
         actions = state.legal_actions()
         names = [state.action_to_string(player, a) for a in actions]
         for seat in (0, 1):
             state.information_state_tensor(seat), state.information_state_string(seat)
             state.observation_tensor(seat), state.observation_string(seat)
-        assert asked == 1 and len(names) == len(actions)
+        assert count.asked == 1 and len(names) == len(actions)
         state.apply_action(rng.choice(actions))
         steps += 1
     assert steps > 2

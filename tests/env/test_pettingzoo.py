@@ -21,6 +21,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
+from support.counting import DecisionCount
 from support.rewards import replayed_rewards
 
 from kosolve.analysis.solving import solve
@@ -175,21 +176,13 @@ def test_the_announcement_pieces_say_whose_when_and_kontra() -> None:
 def test_a_step_asks_the_game_for_its_decision_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The step, the next agent's observation and mask, the other's
     observation and ``last()``: one decision built a step."""
-    asked = 0
-    decision = Game.decision
-
-    def counted(game: Game) -> Any:
-        nonlocal asked
-        asked += 1
-        return decision(game)
-
-    monkeypatch.setattr(Game, "decision", counted)
+    count = DecisionCount(monkeypatch)
     environment = raw_env(**SWITCHES)
     environment.reset(seed=6)
     rng = random.Random(6)
     steps = 0
     while environment.agents:
-        asked = 0
+        count.asked = 0
         observation, _, terminated, _, _ = environment.last()
         for agent in environment.possible_agents:
             environment.observe(agent)
@@ -199,7 +192,7 @@ def test_a_step_asks_the_game_for_its_decision_once(monkeypatch: pytest.MonkeyPa
         assert observation is not None
         environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
         environment.last()
-        assert asked <= 1
+        assert count.asked <= 1
         steps += 1
     assert steps > 2
 
