@@ -11,7 +11,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from support import fast_first, views
+from support import fast_first
 from support.views import (
     brute_force_piles,
     consistent,
@@ -19,6 +19,8 @@ from support.views import (
     face_down_problem,
     other_pile,
     random_auction_view,
+    random_view,
+    talon_hands_to_try,
 )
 
 from kosolve.model.cards import ALL_CARDS, HEARTS, HK, SUIT_MASKS, TAROCK, hand_names, mask_of, suit_of
@@ -34,14 +36,10 @@ Z_999: float = 3.090232306167813
 fails a test at that level once in a thousand views."""
 
 
-def random_view(rng: random.Random, cards: int | None = None) -> tuple[SeatView, Deal]:
-    """A view of a real deal (:func:`support.views.random_view`) that saw
-    the talon: the judge here knows no unseen talon cards, so a Solo's
-    views, which see none of it, are judged in test_solo_talon.py."""
-    while True:
-        view, deal = views.random_view(rng, cards)
-        if not view.talon_unseen:
-            return view, deal
+SOLO_HANDS = 1000
+"""The most hands of the other brute force tries for a Solo view with the
+talon unseen (:func:`support.views.talon_hands_to_try`): such views come
+only late in the play."""
 
 
 def chi_square_limit(degrees: int) -> float:
@@ -57,33 +55,42 @@ def chi_square(counts: collections.Counter[frozenset[str]], worlds: set[frozense
     return sum((counts[world] - expected) ** 2 / expected for world in worlds)
 
 
-def small_views(count: int, low: int, high: int, seed: int) -> list[SeatView]:
+def small_views(count: int, low: int, high: int, seed: int, contract: str | None = None) -> list[SeatView]:
     """``count`` views with ``low`` to ``high`` consistent worlds, late in
-    play so that few cards are unseen."""
+    play so that few cards are unseen; in the ``contract`` (the auction's
+    by default).  A Solo's views (the talon unseen) come later still:
+    brute force tries the other's hands (:data:`SOLO_HANDS`) and each
+    split of the rest into discards and talon."""
     rng = random.Random(seed)
     found: list[SeatView] = []
     while len(found) < count:
-        view, _ = random_view(rng, cards=rng.randrange(18, 30))
+        view, _ = random_view(rng, rng.randrange(18, 30) if contract != "solo" else rng.randrange(24, 33), contract)
+        if view.talon_unseen and talon_hands_to_try(view) > SOLO_HANDS:
+            continue
         if low <= world_space(view).worlds <= high:
             found.append(view)
     return found
 
 
-def test_every_world_fits_its_view_and_the_hidden_deal_is_one() -> None:
+@pytest.mark.parametrize(("contract", "views"), [(None, PROPERTY_VIEWS), ("solo", PROPERTY_VIEWS // 4)])
+def test_every_world_fits_its_view_and_the_hidden_deal_is_one(contract: str | None, views: int) -> None:
     rng = random.Random(11)
-    showed_out = 0
-    for _ in range(PROPERTY_VIEWS):
-        view, deal = random_view(rng)
+    showed_out = talon_unseen = 0
+    for _ in range(views):
+        view, deal = random_view(rng, contract=contract)
         assert consistent(view, deal) is None
         space = world_space(view)
         assert space.worlds >= 1
-        showed_out += bool(space.pile_only & ~view.other_pile)
+        showed_out += bool(space.pile_only & ~view.other_pile | space.talon_only | space.pile_or_talon)
+        talon_unseen += view.talon_unseen > 0
         for world in sample_worlds(view, 3, seed=rng.randrange(1000)):
             assert isinstance(world, Deal)
             assert consistent(view, world) is None, view
             world.position()  # the play replays in kosolve's model too
-    # The play showed a void, and so sent cards to the pile, in many views.
-    assert showed_out > PROPERTY_VIEWS // 10
+    # The play showed a void, and so sent cards to the pile, in many views;
+    # and Solo views with the talon unseen were judged too, from both seats.
+    assert showed_out > views // 10
+    assert talon_unseen > (views // 2 if contract == "solo" else views // 100)
 
 
 def test_every_world_before_the_auction_fits_its_view() -> None:
@@ -129,12 +136,18 @@ def test_a_talon_goes_only_with_a_view_before_the_play() -> None:
         world_space(view, talon=(0, 1, 2, 3, 4, 5))
 
 
-@pytest.mark.parametrize("seed", fast_first(range(4), keep=2))
-def test_the_count_and_the_enumeration_are_those_of_brute_force(seed: int) -> None:
-    for view in small_views(5, 1, 400, seed):
-        piles = set(brute_force_piles(view))
+SEEDS_AND_CONTRACTS = [(0, None), (1, None), (0, "solo"), (2, None), (3, None), (1, "solo"), (2, "solo"), (3, "solo")]
+"""Seeds, each with the auction's contract or a Solo (the talon unseen),
+the first three in the fast set."""
+
+
+@pytest.mark.parametrize(("seed", "contract"), fast_first(SEEDS_AND_CONTRACTS, keep=3))
+def test_the_count_and_the_enumeration_are_those_of_brute_force(seed: int, contract: str | None) -> None:
+    for view in small_views(5, 1, 400, seed, contract):
+        found = list(brute_force_piles(view))
+        piles = set(found)
         enumerated = [other_pile(view, world) for world in all_worlds(view) if isinstance(world, Deal)]
-        assert world_space(view).worlds == len(piles) == len(enumerated)
+        assert world_space(view).worlds == len(found) == len(piles) == len(enumerated) == len(set(enumerated))
         assert set(enumerated) == piles
 
 
@@ -145,9 +158,9 @@ def test_the_sampler_enumerates_when_asked_for_as_many_worlds_as_there_are() -> 
     assert len(list(sample_worlds(view, worlds - 1, seed=3))) == worlds - 1
 
 
-@pytest.mark.parametrize("seed", fast_first(range(5), keep=2))
-def test_the_sampled_worlds_pass_a_chi_square_test_of_uniformity(seed: int) -> None:
-    (view,) = small_views(1, 8, 60, seed=100 + seed)
+@pytest.mark.parametrize(("seed", "contract"), fast_first([*SEEDS_AND_CONTRACTS, (4, None), (4, "solo")], keep=3))
+def test_the_sampled_worlds_pass_a_chi_square_test_of_uniformity(seed: int, contract: str | None) -> None:
+    (view,) = small_views(1, 8, 60, 100 + seed, contract)
     worlds = set(brute_force_piles(view))
     draws = 50 * len(worlds)
     counts = collections.Counter(
@@ -174,6 +187,7 @@ def deal_card_by_card(view: SeatView, rng: random.Random) -> frozenset[str]:
 
 def test_the_chi_square_test_rejects_a_card_by_card_dealer() -> None:
     (view,) = small_views(1, 20, 60, seed=5)
+    assert not view.talon_unseen  # the dealer deals the other's pile only
     worlds = set(brute_force_piles(view))
     draws = 50 * len(worlds)
     rng = random.Random(0)
@@ -213,10 +227,13 @@ def place_of(world: Dealt, seat: int, card: int) -> str:
 
 def leading_view(seed: int) -> SeatView:
     """A view at trick 1 whose viewer leads and holds a heart, the king of
-    hearts unseen."""
+    hearts unseen, and that saw the talon (with the talon unseen HK may be a
+    talon card: test_solo_talon.py has that case)."""
     rng = random.Random(seed)
     while True:
         view, _ = random_view(rng, cards=0)
+        if view.talon_unseen:
+            continue
         if view.view == view.leader and view.hand & SUIT_MASKS[HEARTS] and not (view.hand | view.pile) >> HK & 1:
             return view
 
@@ -240,13 +257,14 @@ BRUTE_FORCE_PILES = 10_000
 """The most piles brute force tries for one view."""
 
 
-def mutated_view(rng: random.Random) -> SeatView:
-    """A view late in a real deal whose last card, one of the other's, is
-    swapped for another card he might have: the play may now contradict
-    itself (a suit he showed out of played again, a suit left while he
-    surely held some of it), or not."""
+def mutated_view(rng: random.Random, contract: str | None = None) -> SeatView:
+    """A view late in a real deal (in the ``contract``, the auction's by
+    default) whose last card, one of the other's, is swapped for another
+    card he might have: the play may now contradict itself (a suit he
+    showed out of played again, a suit left while he surely held some of
+    it), or not."""
     while True:
-        view, _ = random_view(rng, cards=rng.randrange(20, 33))
+        view, _ = random_view(rng, rng.randrange(20, 33), contract)
         others = [index for index, played in enumerate(view.played()) if played.seat == view.other]
         if not others:
             continue
@@ -256,21 +274,33 @@ def mutated_view(rng: random.Random) -> SeatView:
 
 
 def piles_to_try(view: SeatView) -> int:
+    if view.talon_unseen:
+        # Each hand of the other, and for each up to C(14, 6) talons.
+        return talon_hands_to_try(view) * math.comb(14, 6)
     seen = view.other_pile.bit_count()
     hidden = ALL_CARDS & ~(view.hand | view.pile | view.other_pile | SEEN_IN_PILES)
     return math.comb(hidden.bit_count(), view.other_pile_size - seen)
 
 
-@pytest.mark.parametrize("views", fast_first([40, MUTATED_VIEWS]))
-def test_a_view_is_refused_exactly_when_no_world_fits_it(views: int) -> None:
+SOLO_BRUTE_FORCE_PILES = 20 * math.comb(14, 6)
+"""The most (hand, discards, talon) triples brute force tries for one Solo
+view with the talon unseen: 20 hands of the other, the last tricks."""
+
+
+@pytest.mark.parametrize(
+    ("views", "contract"), fast_first([(40, None), (20, "solo"), (MUTATED_VIEWS, None), (100, "solo")], keep=2)
+)
+def test_a_view_is_refused_exactly_when_no_world_fits_it(views: int, contract: str | None) -> None:
     # Brute force tries every pile against the rules of play; the reader
     # and the world space must agree with it on every altered view: none
     # refused that some world fits, none accepted that no world fits.
     rng = random.Random(19)
     refused = judged = 0
     while judged < views:
-        view = mutated_view(rng)
-        if piles_to_try(view) > BRUTE_FORCE_PILES:
+        view = mutated_view(rng, contract)
+        if piles_to_try(view) > (SOLO_BRUTE_FORCE_PILES if view.talon_unseen else BRUTE_FORCE_PILES):
+            continue
+        if contract == "solo" and not view.talon_unseen:
             continue
         judged += 1
         try:
@@ -298,3 +328,31 @@ def test_every_world_of_an_accepted_altered_view_replays() -> None:
             assert isinstance(world, Deal)
             assert consistent(view, world) is None, view
             world.position()
+
+
+def high_in_talon(pile: frozenset[str]) -> int:
+    """How many kings and tarocks a world's talon holds (a
+    :class:`~support.views.PileWithTalon`)."""
+    return sum(face_down_problem(frozenset([name])) is not None for name in getattr(pile, "talon", ()))
+
+
+@pytest.mark.parametrize("seed", fast_first(range(3)))
+def test_a_solo_sampler_puts_kings_and_tarocks_in_the_talon_as_often_as_brute_force(seed: int) -> None:
+    """On Solo views with more worlds than a chi-square over each world
+    suits: the kings and tarocks in the talon, counted over brute force's
+    worlds, against the sampler's draws (a sampler that chose that number
+    by anything but its share of the worlds fails)."""
+    rng = random.Random(300 + seed)
+    while True:
+        (view,) = small_views(1, 200, 20_000, rng.randrange(10**6), "solo")
+        exact = collections.Counter(high_in_talon(pile) for pile in brute_force_piles(view))
+        if len(exact) > 1:
+            break
+    draws = 4000
+    drawn = collections.Counter(
+        high_in_talon(other_pile(view, w)) for w in random_worlds(view, draws, seed=seed) if isinstance(w, Deal)
+    )
+    total = sum(exact.values())
+    assert total == world_space(view).worlds and set(drawn) <= set(exact)
+    statistic = sum((drawn[k] - draws * n / total) ** 2 / (draws * n / total) for k, n in exact.items())
+    assert statistic < chi_square_limit(len(exact) - 1)
