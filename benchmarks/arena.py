@@ -99,11 +99,11 @@ def main() -> None:
     if args.decisions:
         for spec in filter(None, (args.pimc, args.dd)):
             times = play(spec, args.decisions, rules, args.seed)
-            for kind, seconds in times.items():
-                if seconds:
+            for kind, taken in times.items():
+                if taken:
                     print(
-                        f"{spec} {kind}: {len(seconds)} decisions, mean {statistics.mean(seconds):.3f} s,"
-                        f" median {statistics.median(seconds):.3f} s, max {max(seconds):.3f} s"
+                        f"{spec} {kind}: {len(taken)} decisions, mean {statistics.mean(taken):.3f} s,"
+                        f" median {statistics.median(taken):.3f} s, max {max(taken):.3f} s"
                     )
     deals = [dealer_deal(args.seed, number) for number in range(1, args.deals + 1)]
     for pair in args.pairs:

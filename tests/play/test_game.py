@@ -20,7 +20,6 @@ from kosolve.model.game import DEFAULT_RULES, Rules
 from kosolve.play.game import DONE, Game, GameError
 from kosolve.tools.reference import SEATS, other, pile_thirds, trick_thirds, trick_winner
 
-
 ALL_ON: Final = Rules(defender_announcements=True, kontra=True)
 """Every announcement the rules allow: the defender's and Kontra."""
 
