@@ -11,6 +11,7 @@ from kosolve.cli.loading import STDIN, load_viewed
 from kosolve.cli.options import jobs_option, quiet_option, rules_options, samples_options, threads_option, tt_mb_option
 from kosolve.cli.running import progress_bar, tables, write_atomically
 from kosolve.model.game import Rules
+from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.web.report import render_html, report_data
 
 
@@ -26,6 +27,22 @@ from kosolve.web.report import render_html, report_data
     help="Where to write the report (- for the standard output).",
 )
 @samples_options("The review by what each player knew")
+@click.option(
+    "--decisions/--no-decisions",
+    "before_play",
+    default=True,
+    show_default=True,
+    help="For a deal as dealt, also judge every decision before the play (kosolve review): the bid, the"
+    " announcements (and Kontras), the talon choice and the lay-away; they cost most of the report's time.",
+)
+@click.option(
+    "--decision-samples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_DECISION_SAMPLES,
+    show_default=True,
+    metavar="N",
+    help="The most worlds each decision before the play is valued in.",
+)
 @jobs_option
 @tt_mb_option
 @threads_option
@@ -36,6 +53,8 @@ def report_command(
     output: str,
     samples: int,
     seed: int,
+    before_play: bool,
+    decision_samples: int,
     jobs: int | None,
     tt_mb: float,
     threads: int,
@@ -47,7 +66,8 @@ def report_command(
     the hands and the table after every card of the play, every legal
     card's value and what it costs, the timeline of the play with the
     mistakes and when each announcement was lost, every card judged by
-    what its player knew beside double dummy (kosolve review), what each
+    what its player knew beside double dummy (kosolve review), and for a
+    deal as dealt its decisions before the play judged the same way, what each
     player can still force, the settlement, and for a deal as dealt the
     exchange table and par.  Step through it with the buttons or the arrow keys; to try
     other cards, serve the file instead (kosolve serve DEAL.json).
@@ -63,7 +83,19 @@ def report_command(
     with tables(tt_mb):
         analyser = Analyser(tt_mb, threads)
     with progress_bar("report", quiet) as progress:
-        data = report_data(analyser, name, deal, dealt, rules, progress, samples=samples, seed=seed, jobs=jobs)
+        data = report_data(
+            analyser,
+            name,
+            deal,
+            dealt,
+            rules,
+            progress,
+            samples=samples,
+            seed=seed,
+            jobs=jobs,
+            before_play=before_play,
+            decision_samples=decision_samples,
+        )
     picture = deal.svg() if deal is not None else ""
     page = render_html(data, picture)
     if output == STDIN:

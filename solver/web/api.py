@@ -46,6 +46,7 @@ from kosolve.model.jsonfile import FileError, JSONObject, read_json
 from kosolve.model.notation import notation_json, to_notation
 from kosolve.model.quoting import describe, member
 from kosolve.model.view import SeatViewError
+from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.review.judging import ReviewError, review
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 from kosolve.web.games import DEFAULT_BOT, GameRequestError, GameTable
@@ -260,6 +261,8 @@ def review_answer(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     jobs: int | None = 1,
+    before_play: bool = False,
+    decision_samples: int = DEFAULT_DECISION_SAMPLES,
 ) -> dict[str, object]:
     """The review of ``deal``'s whole play: every card's value before and
     after it and its loss, the mistakes, when each announcement was no
@@ -267,8 +270,10 @@ def review_answer(
     says so), and the settlement of a hand played out; and under ``knew``
     every card judged by what its player knew (``kosolve review --json``,
     ``samples`` worlds a card from ``seed`` on ``jobs`` processes, from ``dealt`` when
-    the file is a deal as dealt), or null with ``knew_why`` for a deal
-    that gives no seat view (an ending, no piles).  ``progress`` follows
+    the file is a deal as dealt, and then with ``before_play`` its
+    decisions before the play too, ``decision_samples`` worlds a group),
+    or null with ``knew_why`` for a deal that gives no seat view (an
+    ending, no piles).  ``progress`` follows
     the steps of one review and then of the other
     (:meth:`Analyser.analyse`, :func:`~kosolve.review.judging.review`)."""
     options = Options(rules=rules, moves=False, feasibility=False, postmortem=True)
@@ -280,7 +285,15 @@ def review_answer(
     why = None
     try:
         knew = review(
-            dealt or deal, samples=samples, seed=seed, jobs=jobs, rules=rules, tt_mb=analyser.tt_mb, progress=progress
+            dealt or deal,
+            samples=samples,
+            seed=seed,
+            jobs=jobs,
+            rules=rules,
+            tt_mb=analyser.tt_mb,
+            progress=progress,
+            before_play=before_play,
+            decision_samples=decision_samples,
         ).to_json()
     except (SeatViewError, ReviewError) as error:
         why = str(error)

@@ -11,8 +11,10 @@ decisions as his seat sees them (:meth:`~kosolve.play.game.Move.seen_by`:
 of its lay-away only the tarocks that go face up).  A game's id is drawn
 at random and its seed is shown only at the end, since the seed deals the
 bot's hand again.  At the end both hands are shown, the seed, the
-settlement, and the review of the user's play by what he knew and double
-dummy (:func:`~kosolve.review.judging.review`).
+settlement, and the review of the game by what each player knew and double
+dummy (:func:`~kosolve.review.judging.review`): every decision before the
+play (the bid, the announcements and Kontras, the talon choice, the
+lay-away) and every card.
 
 The rules of a game are the server's, or those the new game's request
 sets (``new.rules``: the defender's announcements and Kontra, the other
@@ -63,6 +65,11 @@ first, so that one client cannot push out the games of the others."""
 DEFAULT_BOT: Final = "pimc"
 REVIEW_SAMPLES: Final = 50
 """Worlds a card of the review at a game's end: a few seconds on one core."""
+REVIEW_DECISION_SAMPLES: Final = 4
+"""Worlds a group of the decisions before the play is valued in at a
+game's end (docs/web.md): each world asks the exchange table's rows, about
+0.2 s of one core, so that the review's default of 64 would take half a
+minute; 4 add 2 s to 3 s.  The end's ``game_file`` reviews again with more."""
 ID_BYTES: Final = 16
 """Random bytes of a game's id: an id cannot be guessed."""
 NOTHING_PLAYED: Final = "both passed: nothing was played"
@@ -257,6 +264,8 @@ class GameTable:
             "hands": {name: hand_names(game.dealt.held(seat)) for seat, name in enumerate(SEAT_NAMES)},
             "totals": game.totals_json(),
             "items": None if settlement is None else [item.to_json() for item in settlement.items],
+            # The game as a deal as dealt, to save and review with more worlds (kosolve review).
+            "game_file": None if file is None else dealt_to_json(file),
             "review": None,
             # Kept as it is when the review does not finish: the settlement is shown all the same.
             "review_why": CUT_SHORT if played else NOTHING_PLAYED,
@@ -270,6 +279,8 @@ class GameTable:
                 rules=game.rules,
                 tt_mb=self.analyser.tt_mb,
                 progress=progress,
+                before_play=True,
+                decision_samples=REVIEW_DECISION_SAMPLES,
             )
             table.end = {**table.end, "review": judged.to_json(), "review_why": None}
         return table.end

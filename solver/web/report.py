@@ -17,6 +17,7 @@ from kosolve.analysis.report import Analyser
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import DEFAULT_RULES, Rules
+from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 from kosolve.web.api import API_VERSION, exchange_answer, position_answer, review_answer
 
@@ -40,11 +41,15 @@ def report_data(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     jobs: int | None = None,
+    before_play: bool = False,
+    decision_samples: int = DEFAULT_DECISION_SAMPLES,
 ) -> dict[str, object]:
     """Every answer the page reads for ``deal``'s play: ``positions[k]`` is
     the API's answer for the position after ``k`` cards; ``review`` the
     review of the play (None without one), by what each player knew too
-    (``samples`` worlds a card from ``seed``, on ``jobs`` processes); ``exchange`` the exchange table
+    (``samples`` worlds a card from ``seed``, on ``jobs`` processes), and
+    with ``before_play`` every decision before the play of a deal as dealt
+    (``decision_samples`` worlds a group); ``exchange`` the exchange table
     of ``dealt`` (None unless the file is a deal as dealt).  ``deal`` is
     None for a deal as dealt without a bid, which has the exchange only.
     ``progress`` is called with the steps done and the steps in all."""
@@ -64,7 +69,17 @@ def report_data(
             positions.append(position_answer(analyser, deal, at, rules))
             step()
         review = (
-            review_answer(analyser, deal, rules, dealt=dealt, samples=samples, seed=seed, jobs=jobs)
+            review_answer(
+                analyser,
+                deal,
+                rules,
+                dealt=dealt,
+                samples=samples,
+                seed=seed,
+                jobs=jobs,
+                before_play=before_play,
+                decision_samples=decision_samples,
+            )
             if deal.play
             else None
         )

@@ -438,6 +438,30 @@ def test_the_report_steps_from_the_file_system(page: Any, analyser: Analyser, tm
     assert page.is_hidden("#error")
 
 
+def test_a_reported_game_shows_its_decisions_before_the_play(page: Any, tmp_path: Path) -> None:
+    from kosolve.model.dealt_file import dealt_to_json
+    from kosolve.play.game import Game
+
+    game = Game(load_dealt_file(EXAMPLES / "dealt.json").dealt)
+    while not game.over:
+        decision = game.decision()
+        game.choose(decision.options.index("zweiblatt") if "zweiblatt" in decision.options else 0)
+    assert game.dealt_file is not None
+    file = tmp_path / "game.json"
+    file.write_text(json.dumps(dealt_to_json(game.dealt_file)), encoding="utf-8")
+    out = tmp_path / "game.html"
+    args = ["report", "-q", "--samples", "2", "--decision-samples", "2", "--jobs", "1", str(file), "-o", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    page.goto(out.as_uri())
+    page.wait_for_selector("#decision-table")
+    judged = review(game.dealt_file, samples=2, jobs=1, before_play=True, decision_samples=2).decisions
+    rows = page.eval_on_selector_all(
+        "#decision-table tr[data-decision]", "(rows) => rows.map((r) => [r.dataset.kind, r.dataset.verdict])"
+    )
+    assert rows == [[d.kind, d.verdict] for d in judged]
+
+
 def test_a_reported_exchange_table_has_no_rows_to_click(page: Any, tmp_path: Path) -> None:
     out = tmp_path / "dealt.html"
     result = CliRunner().invoke(cli, ["report", "-q", str(EXAMPLES / "dealt.json"), "-o", str(out)])
@@ -476,6 +500,12 @@ def test_a_game_against_kosolve_is_played_by_clicking(page: Any, url: str) -> No
     if totals is not None:
         assert sum(json.loads(totals).values()) == 0
         assert "cards judged" in page.inner_text("#game-review")
+        # The decisions before the play are judged above the cards, and the game can be saved.
+        kinds = page.eval_on_selector_all(
+            "#game-decisions tr[data-decision]", "(rows) => rows.map((r) => r.dataset.kind)"
+        )
+        assert kinds and kinds[0] == "bid"
+        assert page.get_attribute("#game-file", "download") == "kosolve-game-5.json"
     assert page.is_hidden("#board") and page.is_hidden("#error")
 
 

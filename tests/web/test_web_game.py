@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 import pytest
-from support import EXAMPLES
+from support import EXAMPLES, without_stats
 
 from kosolve.analysis.report import Analyser
 from kosolve.dealing import deal_as_dealt
@@ -28,9 +28,10 @@ from kosolve.model.notation import to_notation
 from kosolve.model.scoring import DEFAULT_TABLE
 from kosolve.play.bots import HeuristicBot, make_bot
 from kosolve.play.game import Decision, Game
-from kosolve.play.player import ask
+from kosolve.play.player import Bot, ask
+from kosolve.review.judging import review
 from kosolve.web.api import RequestError, Service
-from kosolve.web.games import GameRequestError, GameTable
+from kosolve.web.games import REVIEW_DECISION_SAMPLES, REVIEW_SAMPLES, GameRequestError, GameTable
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,47 @@ def test_a_whole_game_ends_settled_and_reviewed(service: Service, seat: str, bot
     players = end["review"]["players"]
     assert players[seat]["cards"] == 16
     assert all(card["verdict"] for card in end["review"]["cards"])
+
+
+def test_the_end_judges_every_decision_before_the_play_and_gives_the_game_file(service: Service) -> None:
+    """The end's review is the library's of the game as a deal as dealt, its
+    decisions before the play judged over a few worlds a group, before the
+    cards; the game file the end gives is that deal as dealt."""
+    rules = Rules(**SWITCHES)
+    answers = play_out(service, "dealer", "heuristic", 5, SWITCHES)
+    end = answers[-1]["end"]
+    game = same_game("dealer", "heuristic", 5, rules)
+    file = game.dealt_file
+    assert file is not None and end["game_file"] == dealt_to_json(file)
+    expected = review(
+        file,
+        samples=REVIEW_SAMPLES,
+        seed=5,
+        jobs=1,
+        rules=rules,
+        before_play=True,
+        decision_samples=REVIEW_DECISION_SAMPLES,
+    ).to_json()
+    assert end["review"]["decision_samples"] == REVIEW_DECISION_SAMPLES
+    kinds = [d["kind"] for d in end["review"]["decisions"]]
+    assert kinds[0] == "bid" and ({"take", "lay_away"} <= set(kinds) or game.contract == "solo")
+    assert without_stats(end["review"]) == without_stats(expected)
+
+
+def test_a_game_both_passed_has_no_game_file() -> None:
+    table = GameTable()
+    answer: dict[str, Any] = table.open(0, deal_as_dealt(random.Random(2)), PassingBot(), "pass", 2)
+    while answer["end"] is None:
+        legal = answer["decision"]["legal"]
+        answer = table.choose(answer["game"], legal.index("pass"), len(answer["moves"]))
+    assert answer["end"]["game_file"] is None and answer["end"]["review"] is None
+
+
+class PassingBot(Bot):
+    """A bot that always passes: the game ends when the user passes too."""
+
+    def decide(self, decision: Decision, game: Game | None = None) -> int:
+        return decision.options.index("pass") if decision.kind == "bid" else 0
 
 
 def test_a_game_with_the_rule_switches_is_the_same_game_played_without_the_web(service: Service) -> None:

@@ -16,6 +16,7 @@ from support.cli import run
 
 from kosolve.analysis.report import Analyser
 from kosolve.model.files import load_deal, load_dealt_file
+from kosolve.review.judging import review
 from kosolve.web.api import exchange_answer, position_answer, review_answer
 from kosolve.web.report import render_html, report_data
 
@@ -83,6 +84,46 @@ def test_a_deal_as_dealt_without_a_bid_reports_the_exchange_only(tmp_path: Path)
     assert data["exchange"] is not None
     result = run("report", "-q", str(EXAMPLES / "dealt-open.json"), "-o", str(tmp_path / "open.html"))
     assert result.exit_code == 0, result.output
+
+
+def dealt_game(path: Path) -> Path:
+    """A deal as dealt with its bid, exchange and play: a game of two
+    heuristic bots, written to ``path``."""
+    import random
+
+    from kosolve.dealing import deal_as_dealt
+    from kosolve.model.dealt_file import dealt_to_json
+    from kosolve.play.bots import make_bot
+    from kosolve.play.game import Game
+    from kosolve.play.player import ask
+
+    for seed in range(1, 20):
+        game = Game(deal_as_dealt(random.Random(seed)))
+        bots = [make_bot("heuristic"), make_bot("heuristic")]
+        for seat, bot in enumerate(bots):
+            bot.start(seed, seat)
+        while not game.over:
+            decision = game.decision()
+            bots[1 - decision.seat].observe(ask(bots[decision.seat], decision, game))
+        if game.dealt_file is not None and game.contract != "solo":
+            path.write_text(json.dumps(dealt_to_json(game.dealt_file)), encoding="utf-8")
+            return path
+    raise AssertionError("no game played")
+
+
+def test_a_played_deal_as_dealt_reports_its_decisions_before_the_play(tmp_path: Path) -> None:
+    file = dealt_game(tmp_path / "game.json")
+    args = ("report", "-q", "--samples", "2", "--decision-samples", "2", "--jobs", "1", str(file))
+    result = run(*args, "-o", str(tmp_path / "game.html"))
+    assert result.exit_code == 0, result.output
+    knew = inline_data((tmp_path / "game.html").read_text(encoding="utf-8"))["review"]["knew"]
+    expected = review(load_dealt_file(file), samples=2, jobs=1, before_play=True, decision_samples=2).to_json()
+    assert knew["decision_samples"] == 2 and [d["kind"] for d in knew["decisions"]][:2] == ["bid", "announce"]
+    assert without_stats(knew["decisions"]) == without_stats(expected["decisions"])
+    result = run(*args, "--no-decisions", "-o", str(tmp_path / "cards.html"))
+    assert result.exit_code == 0, result.output
+    knew = inline_data((tmp_path / "cards.html").read_text(encoding="utf-8"))["review"]["knew"]
+    assert knew["decisions"] == [] and knew["decision_samples"] is None
 
 
 def test_without_output_the_page_goes_to_stdout() -> None:

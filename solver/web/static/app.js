@@ -534,6 +534,27 @@
       title: `judged over ${worlds}` }, `${card.verdict}: ${knew} · ${dd}`);
   }
 
+  // The decisions before the play (kosolve review): each with its choice, the best option by what
+  // its player knew and double dummy, both losses in game points and the verdict.
+  function decisionTable(decisions, id) {
+    if (!decisions || !decisions.length) return null;
+    const gp = (value) => String(Number(value.toFixed(2)));
+    // Many options may tie (lay-aways): the first three, and how many more.
+    const some = (options) => options.slice(0, 3).join(" · ") + (options.length > 3 ? ` (+${options.length - 3})` : "");
+    const what = (d) => d.kind === "kontra" ? `kontra ${d.about}` : d.kind.replace("_", " ")
+      + (d.round ? ` (${d.round})` : "");
+    const head = el("tr", {}, ["player", "decision", "chosen", "best by what he knew", "loss", "best DD", "DD loss", "verdict"]
+      .map((name) => el("th", {}, name)));
+    const rows = decisions.map((d) => el("tr", { "data-decision": d.index, "data-kind": d.kind, "data-seat": d.seat,
+      "data-verdict": d.verdict, title: d.exact ? `every one of ${d.worlds} worlds` : `${d.samples} of ${d.worlds} worlds` },
+    el("td", {}, d.seat), el("td", {}, what(d)), el("td", {}, d.choice),
+    el("td", { title: d.best.join(" · ") }, some(d.best)), el("td", { "data-loss": d.knew_loss_points }, d.knew_loss_points > 0 ? `−${gp(d.knew_loss_points)}` : "—"),
+    el("td", { title: d.dd_best.join(" · ") }, some(d.dd_best)), el("td", { "data-loss": d.dd_loss_points }, d.dd_loss_points > 0 ? `−${d.dd_loss_points}` : "—"),
+    el("td", {}, el("span", { class: `verdict ${d.verdict}` }, d.verdict))));
+    return el("div", { class: "decisions" }, el("h3", {}, "Decisions before the play (game points)"),
+      el("table", { id }, head, rows));
+  }
+
   function knewSummary(knew) {
     const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
     return el("div", { class: "knew-summary" }, SEATS.map((seat) => {
@@ -593,6 +614,7 @@
     const players = knew ? knewSummary(knew) : state.review && state.review.knew_why
       ? el("div", { class: "knew-summary" }, `no review by what each player knew: ${state.review.knew_why}`) : null;
     fill(box, el("div", { class: "panel" }, el("h2", {}, "The file's play"), summary, players,
+      knew ? decisionTable(knew.decisions, "decision-table") : null,
       el("div", { class: "tricks" }, steps,
         tricks.map((t) => el("div", { class: "ttrick" }, el("div", { class: "n" }, `trick ${t.number}`), t.steps)))));
   }
@@ -824,6 +846,11 @@
     const parts = [el("div", { id: "game-result", "data-totals": JSON.stringify(end.totals) },
       `The game is over: you ${mine >= 0 ? "score" : "lose"} ${Math.abs(mine)} game points.`), items,
       el("div", {}, `kosolve's cards after the discard: ${end.hands[seat === "forehand" ? "dealer" : "forehand"].join(" ")}`)];
+    if (end.game_file) {
+      const blob = new Blob([JSON.stringify(end.game_file)], { type: "application/json" });
+      parts.push(el("div", {}, el("a", { id: "game-file", href: URL.createObjectURL(blob), download: `kosolve-game-${end.seed}.json` },
+        "Save the game"), " (a deal as dealt with its bid, exchange, announcements and play: kosolve review judges it with more worlds)"));
+    }
     if (end.review) {
       const p = end.review.players[seat];
       const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
@@ -831,6 +858,7 @@
         el("div", { id: "game-review" }, `${p.judged} cards judged: best by what you knew ${percent(p.knew_accuracy)},`
           + ` best double dummy ${percent(p.dd_accuracy)}; ${p.mistake} mistake${p.mistake === 1 ? "" : "s"},`
           + ` ${p.unlucky} unlucky, ${p.lucky} lucky`),
+        decisionTable(end.review.decisions, "game-decisions"),
         el("div", { class: "tricks" }, end.review.cards.filter((card) => card.seat === seat).map((card) =>
           el("div", { class: "step", "data-index": card.index }, `trick ${card.trick} ${card.card}`, verdictLine(card)))));
     } else {
