@@ -172,8 +172,11 @@ def render_review(file: str, result: Review, style: Style) -> str:
         f"  losses in the declarer's {unit}, from the player's side; knew: against his best card by the mean",
         "",
         *render_decisions(result, style),
-        *_card_rows(result, style),
     ]
+    if not result.cards:
+        # A deal as dealt not yet played: its decisions are all there is.
+        return "\n".join([*lines, "No card played: the decisions before the play only."])
+    lines += _card_rows(result, style)
     costly = result.costliest()
     if costly:
         lines += ["", "Costliest by what the player knew:"]

@@ -121,14 +121,15 @@ def review(
     if not 0 < infer <= 1:
         raise ReviewError(f"a world's weight per blunder must be above 0 and at most 1, not {infer}", "infer", True)
     view_of(deal, deal.declarer, 0)  # a deal that gives no seat view is refused here, before anything is solved
-    if not deal.play:
+    asked = isinstance(file, DealtFile) and before_play
+    if not deal.play and not asked:
         raise ReviewError("the deal has no play: there is no card to judge")
-    if start >= len(deal.play):
+    # A deal as dealt not yet played still has its decisions to judge.
+    if deal.play and start >= len(deal.play):
         raise ReviewError(f"{start} leaves no card to judge: the play has {len(deal.play)} cards", "start", given=True)
     check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
     started = time.perf_counter()
     cards = decisions(deal, start, samples, seed, taken)
-    asked = isinstance(file, DealtFile) and before_play
     made: list[Choice] = choices(file, rules) if isinstance(file, DealtFile) and before_play else []
     shared = groups(file, made, decision_samples) if isinstance(file, DealtFile) else []
     group_sizes = [1 + g.samples for g in shared]

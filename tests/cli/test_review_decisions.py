@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import DOCS, without_stats
+from support import DOCS, EXAMPLES, without_stats
 from support.cli import run
 
 from kosolve.dealing import deal_as_dealt
@@ -113,6 +113,20 @@ def test_the_text_shows_the_decisions_before_the_cards(dealt_game: str) -> None:
     assert "bid" in table[1] and "dreiblatt" in table[1] and "announce (before)" in table[2] and "pagat" in table[2]
     assert any(line.startswith("Each player's losses by phase") for line in lines)
     assert any("auction" in line and "exchange" in line and "announcements" in line for line in lines)
+
+
+def test_a_deal_as_dealt_not_yet_played_has_its_decisions_judged() -> None:
+    """examples/dealt.json has a bid and an exchange but no play: its
+    decisions are judged and no card is; without the decisions there is
+    nothing to judge (one line, exit 2)."""
+    dealt = str(EXAMPLES / "dealt.json")
+    data = review_json("-q", "--jobs", "1", "--decision-samples", "2", dealt)
+    assert data["cards"] == [] and [d["kind"] for d in data["decisions"]][:3] == ["bid", "announce", "take"]
+    text = run("review", "-q", "--jobs", "1", "--decision-samples", "2", dealt)
+    assert text.exit_code == 0 and text.stdout.rstrip().endswith("the decisions before the play only.")
+    refused = run("review", "-q", "--no-decisions", dealt)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.strip() == f"Error: {dealt}: the deal has no play: there is no card to judge"
 
 
 def test_the_help_names_the_switches() -> None:
