@@ -6,6 +6,7 @@ the talon."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any, Final
 
@@ -271,3 +272,53 @@ def test_the_knowledge_holds_no_hidden_card() -> None:
     shown = set(data["hand"]) | set(data["pile"]) | set(data["other"]["pile"])
     hidden = set(hand_names(dealt.held(1))) - set(data["other"]["pile"])
     assert not shown & hidden
+
+
+def _face_down(name: str) -> bool:
+    """A card that may be laid away face down: a plain suit card (hearts,
+    diamonds, spades, clubs: the names HK to C7), not a king (docs/rules.md
+    §3.3); the Sk is a tarock."""
+    return name[0] in "HDSC" and name not in ("HK", "DK", "SK", "CK", "Sk")
+
+
+def _talon_swapped(dealt: Dealt, seat: int) -> Dealt:
+    """The same deal with every plain non-king talon card swapped, in
+    place, for a face-down discard of ``seat``."""
+    face_down = [c for c in hand_cards(dealt.discards[seat]) if _face_down(card_name(c))]
+    talon, hands, personal, discards = list(dealt.talon), list(dealt.hands), list(dealt.personal), list(dealt.discards)
+    for index, card in enumerate(dealt.talon):
+        if not _face_down(card_name(card)) or not face_down:
+            continue
+        laid = face_down.pop()
+        talon[index] = laid
+        holder = hands if hands[seat] >> laid & 1 else personal
+        holder[seat] = holder[seat] & ~(1 << laid) | 1 << card
+        discards[seat] = discards[seat] & ~(1 << laid) | 1 << card
+    return Dealt(tuple(talon), (hands[0], hands[1]), (personal[0], personal[1]), (discards[0], discards[1]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_in_a_solo_no_seat_learns_anything_of_the_talon(seed: int) -> None:
+    """A Solo's talon goes face down to the defender unseen (docs/rules.md
+    §3.5): swapping its cards for the defender's face-down discards
+    changes nothing the declarer knows, and swapping them for the
+    declarer's changes nothing the defender knows, at any decision of a
+    game played alike in both."""
+    dealt = deal_as_dealt(random.Random(seed))
+    for declarer, swapped, watched in itertools.product((0, 1), (0, 1), (0, 1)):
+        if swapped == watched:
+            continue  # a seat knows its own discards
+        other = _talon_swapped(dealt, swapped)
+        assert other.talon != dealt.talon and other.held(0) == dealt.held(0) and other.held(1) == dealt.held(1)
+        games = [Game(dealt, ALL_ON), Game(other, ALL_ON)]
+        rng = random.Random(seed)
+        while not games[0].over:
+            decision = games[0].decision()
+            if decision.kind == "bid":
+                choice = decision.options.index("solo" if decision.seat == declarer else "pass")
+            else:
+                choice = rng.randrange(len(decision.options))
+            assert games[0].knowledge(watched).to_json() == games[1].knowledge(watched).to_json()
+            for game in games:
+                game.choose(choice)
+        assert games[0].contract == "solo" and games[0].declarer == declarer
