@@ -83,7 +83,10 @@ def without_piles(tmp_path: Path) -> str:
     [
         (["--from", "7", PLAYED], "played.json: --from: 7 leaves no card to judge: the play has 7 cards"),
         ([str(EXAMPLES / "ending.json")], "ending.json: the deal starts at trick 13; a seat view starts at trick 1"),
-        ([str(EXAMPLES / "dealt.json")], "dealt.json: the deal has no play: there is no card to judge"),
+        (
+            ["--no-decisions", str(EXAMPLES / "dealt.json")],
+            "dealt.json: the deal has no play: there is no card to judge",
+        ),
         ([str(EXAMPLES / "views" / "trick4.json")], "trick4.json: a seat view, not a deal"),
         (["--samples", "0", PLAYED], "--samples: 0 is not in the range"),
     ],
