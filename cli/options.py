@@ -33,6 +33,7 @@ from kosolve.analysis.solving import DEFAULT_BUDGET_MB, MAX_BUDGET_MB
 from kosolve.cli.errors import switch_of
 from kosolve.engine import MAX_SEARCH_THREADS
 from kosolve.model.game import DEFAULT_RULES, Rules
+from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -134,6 +135,35 @@ def samples_options(what: str) -> Callable[[F], F]:
             show_default=True,
             metavar="N",
             help=f"{what}: the worlds to draw; when no more than N fit the view, every one is solved (exact).",
+        )(function)
+
+    return decorate
+
+
+def decisions_options(what: str) -> Callable[[F], F]:
+    """``--decisions/--no-decisions`` (the keyword ``before_play``) and
+    ``--decision-samples N``: whether the decisions before the play of a
+    deal as dealt are judged, and in how many worlds each; ``what`` names
+    the work whose time they cost most of, in the help."""
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--decision-samples",
+            type=click.IntRange(min=1),
+            default=DEFAULT_DECISION_SAMPLES,
+            show_default=True,
+            metavar="N",
+            help="The most worlds each decision before the play is valued in (each world asks the exchange"
+            " table's rows, the dear part).",
+        )(function)
+        return click.option(
+            "--decisions/--no-decisions",
+            "before_play",
+            default=True,
+            show_default=True,
+            help="For a deal as dealt, also judge every decision before the play: the bid, the announcements"
+            f" (and Kontras), the talon choice and the lay-away.  They cost most of {what}'s time;"
+            " --no-decisions judges the cards alone.",
         )(function)
 
     return decorate

@@ -8,10 +8,17 @@ import click
 
 from kosolve.analysis.report import Analyser
 from kosolve.cli.loading import STDIN, load_viewed
-from kosolve.cli.options import jobs_option, quiet_option, rules_options, samples_options, threads_option, tt_mb_option
+from kosolve.cli.options import (
+    decisions_options,
+    jobs_option,
+    quiet_option,
+    rules_options,
+    samples_options,
+    threads_option,
+    tt_mb_option,
+)
 from kosolve.cli.running import progress_bar, tables, write_atomically
 from kosolve.model.game import Rules
-from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.web.report import render_html, report_data
 
 
@@ -27,22 +34,7 @@ from kosolve.web.report import render_html, report_data
     help="Where to write the report (- for the standard output).",
 )
 @samples_options("The review by what each player knew")
-@click.option(
-    "--decisions/--no-decisions",
-    "before_play",
-    default=True,
-    show_default=True,
-    help="For a deal as dealt, also judge every decision before the play (kosolve review): the bid, the"
-    " announcements (and Kontras), the talon choice and the lay-away; they cost most of the report's time.",
-)
-@click.option(
-    "--decision-samples",
-    type=click.IntRange(min=1),
-    default=DEFAULT_DECISION_SAMPLES,
-    show_default=True,
-    metavar="N",
-    help="The most worlds each decision before the play is valued in.",
-)
+@decisions_options("the report")
 @jobs_option
 @tt_mb_option
 @threads_option

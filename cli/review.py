@@ -14,7 +14,15 @@ import click
 from kosolve.batch.results import ResultsError, read_question, read_results
 from kosolve.cli.errors import InputError, shown, switch_of
 from kosolve.cli.loading import STDIN, load_viewed
-from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, samples_options, tt_mb_option
+from kosolve.cli.options import (
+    decisions_options,
+    jobs_option,
+    json_option,
+    quiet_option,
+    rules_options,
+    samples_options,
+    tt_mb_option,
+)
 from kosolve.cli.running import progress_bar
 from kosolve.model.announcements import AnnouncementError
 from kosolve.model.deal import Deal
@@ -24,7 +32,6 @@ from kosolve.model.quoting import source_name
 from kosolve.model.view import SeatViewError
 from kosolve.render.review import render_review
 from kosolve.render.text import style_for
-from kosolve.review.choices import DEFAULT_DECISION_SAMPLES
 from kosolve.review.judging import ReviewError, review
 from kosolve.review.records import RecordChoiceError, RecordError, arena_game
 from kosolve.sampling.worlds import NoWorldError
@@ -113,24 +120,7 @@ def _switch(option: str) -> str:
     help="Weigh the worlds by the other's play: a world counts W times less for each of his last 4 cards that"
     " lost value double dummy in it (1: every world alike).",
 )
-@click.option(
-    "--decisions/--no-decisions",
-    "before_play",
-    default=True,
-    show_default=True,
-    help="For a deal as dealt, also judge every decision before the play: the bid, the announcements (and"
-    " Kontras), the talon choice and the lay-away.  They cost most of a review's time; --no-decisions judges"
-    " the cards alone.",
-)
-@click.option(
-    "--decision-samples",
-    type=click.IntRange(min=1),
-    default=DEFAULT_DECISION_SAMPLES,
-    show_default=True,
-    metavar="N",
-    help="The most worlds each decision before the play is valued in (each world asks the exchange table's"
-    " rows, the dear part).",
-)
+@decisions_options("a review")
 @click.option(
     "--deal",
     "deal_number",
