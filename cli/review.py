@@ -37,10 +37,10 @@ from kosolve.review.records import RecordChoiceError, RecordError, arena_game
 from kosolve.sampling.worlds import NoWorldError
 
 SWITCHES: Final = {"start": "--from", "decision_samples": "--decision-samples"}
-RECORD_OPTIONS: Final = ("deal", "game")
-"""The options that choose a game of an arena results file."""
 """The fields of :func:`~kosolve.review.judging.review` that this command
 spells otherwise: ``start`` is ``--from``, ``from`` being Python's keyword."""
+RECORD_OPTIONS: Final = ("deal", "game")
+"""The options that choose a game of an arena results file."""
 
 
 def _arena_results(file: str) -> bool:
