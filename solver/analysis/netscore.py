@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kosolve.analysis.scoring import Outcome, scorer, settle
@@ -183,6 +184,26 @@ def net_score(
         nodes=solver.nodes - nodes_before,
         ms=(time.perf_counter() - started) * 1000,
     )
+
+
+def net_scores_after(
+    deal: Deal,
+    position: Position,
+    cards: Sequence[Card],
+    *,
+    rules: Rules = DEFAULT_RULES,
+    solver: ScoreSolver | None = None,
+) -> list[NetScore]:
+    """The net score (:func:`net_score`, without a line) after each of
+    ``cards``, legal moves from ``position``, is played: how a card is
+    valued for the score, one search a card on ``solver``'s tables."""
+    solver = solver or ScoreSolver()
+    scores = []
+    for card in cards:
+        after = position.copy()
+        after.push(card)
+        scores.append(net_score(deal, after, rules=rules, solver=solver, with_points_line=False, with_line=False))
+    return scores
 
 
 def _score_of_line(deal: Deal, position: Position, line: tuple[Card, ...], rules: Rules) -> int:

@@ -38,13 +38,12 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve.analysis.exchange import ExchangeRow, declarer_rows
-from kosolve.analysis.netscore import net_score
+from kosolve.analysis.netscore import net_score, net_scores_after
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.scoring import settle
 from kosolve.analysis.solving import solve
 from kosolve.dealing import bid, choose_exchange, hand_strength
-from kosolve.engine import ScoreSolver
 from kosolve.model.announcements import BIRD_NAMES, BIRDS, Announcement, bird_named
 from kosolve.model.auction import HOLD, PASS
 from kosolve.model.cards import (
@@ -63,7 +62,7 @@ from kosolve.model.cards import (
 )
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, reply_wins
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Rules, Seat, reply_wins
 from kosolve.model.scoring import game_item
 from kosolve.model.view import TAROCKS, SeatView
 from kosolve.play.game import DONE, Decision, Game, Knowledge, Option
@@ -218,15 +217,6 @@ def bonus_open(announcements: Iterable[Announcement], play: Sequence[Card], pile
     return any(a.what not in BIRD_NAMES for a in announcements)
 
 
-def _net_after(deal: Deal, position: Position, card: Card, rules: Rules, solver: ScoreSolver) -> int:
-    """The declarer's net game points with best play after ``card``."""
-    after = position.copy()
-    after.push(card)
-    if after.is_over():
-        return settle(replace(deal, play=tuple(after.move_stack)), rules).totals[deal.declarer]
-    return net_score(deal, after, rules=rules, solver=solver, with_points_line=False, with_line=False).score
-
-
 def _card_values(
     deal: Deal, legal: Sequence[Card], rules: Rules, analyser: Analyser, by_net: bool
 ) -> dict[Card, tuple[float, float]]:
@@ -236,14 +226,12 @@ def _card_values(
     position = deal.position()
     solution = solve(position, solver=analyser.solver, rules=rules, with_line=False)
     thirds = {m.card: m.thirds for m in solution.moves}
-    values: dict[Card, tuple[float, float]] = {}
-    for card in legal:
-        if by_net:
-            points: float = _net_after(deal, position, card, rules, analyser.score_solver)
-        else:
-            points = _game_value(deal.contract, thirds[card], rules.win_thirds)
-        values[card] = (points, thirds[card])
-    return values
+    if by_net:
+        nets = net_scores_after(deal, position, legal, rules=rules, solver=analyser.score_solver)
+        points = [float(net.score) for net in nets]
+    else:
+        points = [float(_game_value(deal.contract, thirds[card], rules.win_thirds)) for card in legal]
+    return {card: (value, thirds[card]) for card, value in zip(legal, points, strict=True)}
 
 
 TOP_TAROCKS: Final[Hand] = (1 << SKUS) | (1 << MOND) | (1 << (MOND - 1)) | (1 << (MOND - 2))

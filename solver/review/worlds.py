@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.netscore import net_score
+from kosolve.analysis.netscore import net_scores_after
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import search_args, solve
 from kosolve.engine import Solver
@@ -76,16 +76,9 @@ def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
     net = None
     score_nodes = 0
     if task.score:
-        scores = []
-        for card in cards:
-            after = position.copy()
-            after.push(card)
-            result = net_score(
-                deal, after, rules=rules, solver=analyser.score_solver, with_points_line=False, with_line=False
-            )
-            scores.append(result.score)
-            score_nodes += result.nodes
-        net = tuple(scores)
+        results = net_scores_after(deal, position, cards, rules=rules, solver=analyser.score_solver)
+        net = tuple(result.score for result in results)
+        score_nodes = sum(result.nodes for result in results)
     blunders = sum(not _kept_value(solver, walk[index], walk[index + 1]) for index in task.checked)
     ms = (time.perf_counter() - started) * 1000
     nodes = solver.stats["nodes"] - nodes_before + score_nodes
