@@ -21,7 +21,6 @@ from kosolve.model.game import Rules
 from kosolve.model.jsonfile import MAX_FILE_BYTES, FileError
 from kosolve.model.quoting import source_name
 from kosolve.play.arena import (
-    ARENA_KIND,
     POINT_SOURCES,
     Match,
     MatchSummary,
@@ -33,6 +32,7 @@ from kosolve.play.arena import (
 from kosolve.play.bots import make_bot
 from kosolve.play.player import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
+from kosolve.review.records import ARENA_KIND
 
 
 def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:

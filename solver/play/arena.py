@@ -34,7 +34,7 @@ import json
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from types import TracebackType
 from typing import Any, Final
 
@@ -59,6 +59,7 @@ from kosolve.play.game import Game
 from kosolve.play.player import Bot, Forfeit, ask
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
 from kosolve.review.judging import review
+from kosolve.review.records import ARENA_KIND, RecordError, rules_of
 from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy
 from kosolve.sampling.odds import estimate
 
@@ -66,7 +67,6 @@ FORFEIT_POINTS: Final = 24
 """The game points a forfeit costs the bot that forfeits (and gives the
 other): twice a Solo's game item, more than most games are worth."""
 SIDES: Final = ("a", "b")
-ARENA_KIND: Final = "arena"
 BOT_SEEDS: Final = 2
 """How the bots' seeds are made, as a results file's header records it: 2,
 a digest apart from the deal's seed (kosolve 0.1's 1 gave the deal's own
@@ -113,9 +113,11 @@ class Match:
         out); :class:`ResultsError` for a header of no arena match."""
         if data.get("kind") != ARENA_KIND:
             raise ResultsError("not the results of a kosolve arena match")
-        known = {option.name for option in fields(Rules)}
         try:
-            rules = Rules(**{key: value for key, value in dict(data.get("rules") or {}).items() if key in known})
+            rules = rules_of(data, "the header")
+        except RecordError as error:
+            raise ResultsError(str(error)) from None
+        try:
             return cls(
                 str(data["a"]),
                 str(data["b"]),
