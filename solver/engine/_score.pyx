@@ -549,16 +549,34 @@ cdef class ScoreSolver:
             raise SearchInputError("each bird's state is 0 (open), 1 (won its trick) or 2 (beaten in it)")
         if not 0 <= valat < VALAT_STATES:
             raise SearchInputError("the Valat state has two bits: the declarer's and the defender's")
+        # A query that scores finished hands as the one before, with its
+        # thresholds all the same number of thirds nearer (or all further)
+        # than that one's, asks of every position what that one asked: the
+        # position's thirds so far start at that number, the thresholds stay
+        # as they were, and the entries and frames keep (below).
+        same_scoring = self.state.query > 0 and framed == self.state.framed
         for i in range(LEAVES):
+            same_scoring = same_scoring and self.leaf[i] == leaf[i]
             self.leaf[i] = leaf[i]
         step = leaf_index(1, 0, 0)  # the same finish with one more threshold reached is this many leaves on
         self.state.monotone = all(leaf[i] <= leaf[i + step] for i in range(LEAVES - step))
+        thirds_before = self.state.steps[0] - steps[0] if same_scoring else 0
         for i in range(STEPS):
-            self.state.steps[i] = min(max(steps[i], -1), 1000)
+            # Clamped thresholds lost their distance: they keep only as they are.
+            same_scoring = same_scoring and (
+                0 <= steps[i] <= 1000 and 0 <= self.state.steps[i] <= 1000
+                and self.state.steps[i] - steps[i] == thirds_before
+            )
+        if not same_scoring:
+            thirds_before = 0
+            for i in range(STEPS):
+                self.state.steps[i] = min(max(steps[i], -1), 1000)
         self.state.hand[0], self.state.hand[1] = forehand, dealer
         self.state.leader, self.state.declarer, self.state.led = leader, declarer, led
-        self.state.thirds, self.state.birds, self.state.valat = 0, birds, valat
+        self.state.thirds, self.state.birds, self.state.valat = thirds_before, birds, valat
         self.state.framed = framed
+        if same_scoring:
+            return 0
         self.state.query += 1
         if self.state.query == 0:  # wrapped round: no frame of an old query may count
             for i in range(FRAMES):

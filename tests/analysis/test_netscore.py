@@ -180,6 +180,81 @@ def test_thousands_of_endings_agree_with_settling_cold_and_warm(block: int, endi
     assert sweeps >= endings // 13  # the Valat is open in some of them
 
 
+@pytest.mark.parametrize("block", fast_first(range(4), keep=1))
+def test_one_solver_across_a_hands_positions_agrees_with_settling(block: int) -> None:
+    """Every position of random endings and every card from it, asked in
+    play order of one warm solver, as a bot asks: the queries score the
+    finished hands alike (until a bird's trick is played) and their
+    thresholds move by the thirds of each trick, so the solver keeps its
+    entries from query to query; each answer is the brute force's."""
+    rng = random.Random(9100 + block)
+    warm = ScoreSolver(tt_mb=1)
+    checked = 0
+    index = 0
+    while checked < MANY // 2:
+        index += 1
+        rules = ALL_RULES[index % len(ALL_RULES)]
+        deal = random_ending(rng, rules)
+        position = deal.position()
+        # Where the win is still open the thresholds move with every trick.
+        if position.hands[0].bit_count() < 3 or position.declarer_thirds() >= rules.win_thirds:
+            continue
+        while not position.is_over():
+            for card in list(position.legal_moves):
+                after = position.copy()
+                after.push(card)
+                score = net_score(deal, after, rules=rules, solver=warm, with_points_line=False, with_line=False)
+                assert score.score == brute_force(deal, after, rules), (block, index, after.move_stack)
+                checked += 1
+            position.push(rng.choice(list(position.legal_moves)))
+
+
+@pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
+def test_one_solver_across_a_longer_hand_agrees_with_fresh_solvers(seed: int) -> None:
+    """The same walk from eight tricks before the end, too long for the
+    brute force: each answer of the warm solver is a fresh solver's."""
+    rng = random.Random(9200 + seed)
+    warm = ScoreSolver(tt_mb=1)
+    for _ in range(3):
+        deal = late_deal(rng, 8)
+        rules = ALL_RULES[seed % len(ALL_RULES)]
+        position = deal.position()
+        while not position.is_over():
+            for card in list(position.legal_moves):
+                after = position.copy()
+                after.push(card)
+                kept = net_score(deal, after, rules=rules, solver=warm, with_points_line=False, with_line=False)
+                fresh = net_score(deal, after, rules=rules, with_points_line=False, with_line=False)
+                assert kept.score == fresh.score, (seed, after.move_stack)
+            position.push(rng.choice(list(position.legal_moves)))
+
+
+def test_a_warm_solver_keeps_its_entries_only_for_the_same_scoring() -> None:
+    """Two queries of one position: the second answers from the first's
+    entries when the leaf table is the same and the thresholds have moved
+    together by the thirds between the two roots, and searches afresh when
+    the leaf table differs."""
+    deal = late_deal(random.Random(5), 5)
+    position = deal.position()
+    hands = (position.hands[0], position.hands[1], position.leader, deal.declarer, position.led)
+    leaf = _leaf_table(deal, _history(deal, position), Rules())
+    steps = [30, 40, 60]
+    solver = ScoreSolver(tt_mb=1)
+    solver.solve(*hands, steps, 0, 3, leaf, with_line=False)
+    nodes = solver.nodes
+    # The same position, its thresholds all 7 thirds nearer: what the
+    # first query proved at 7 more thirds so far.
+    again, _ = ScoreSolver(tt_mb=1).solve(*hands, [s - 7 for s in steps], 0, 3, leaf, with_line=False)
+    assert solver.solve(*hands, [s - 7 for s in steps], 0, 3, leaf, with_line=False)[0] == again
+    shifted_nodes = solver.nodes - nodes
+    fresh = ScoreSolver(tt_mb=1)
+    fresh.solve(*hands, [s - 7 for s in steps], 0, 3, leaf, with_line=False)
+    assert shifted_nodes < fresh.nodes
+    other_leaf = [score + 1 if score > 0 else score for score in leaf]
+    expected, _ = ScoreSolver(tt_mb=1).solve(*hands, steps, 0, 3, other_leaf, with_line=False)
+    assert solver.solve(*hands, steps, 0, 3, other_leaf, with_line=False)[0] == expected
+
+
 def leaf_minimax(
     position: Position,
     thirds: int,
