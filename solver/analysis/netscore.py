@@ -128,6 +128,39 @@ def _leaf_table(deal: Deal, history: _History, rules: Rules) -> list[int]:
     return leaf
 
 
+_Query = tuple[int, int, int, int, int, list[int], int, int, list[int]]
+
+
+def _query(deal: Deal, position: Position, rules: Rules) -> _Query:
+    """The score search's arguments for ``position`` of ``deal``: the
+    cards, the thirds still needed for each threshold, the birds' and the
+    Valat's states so far and the leaf table."""
+    if deal.first_trick != 1 or deal.piles is None:
+        raise ScoringError("the net score needs a whole game with its piles")
+    history = _history(deal, position)
+    base = position.declarer_thirds()
+    steps = [rules.win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
+    leaf = _leaf_table(deal, history, rules)
+    hands = position.hands
+    return (hands[0], hands[1], position.leader, deal.declarer, position.led, steps, history.birds, history.valat, leaf)
+
+
+def net_score_at_least(
+    deal: Deal,
+    score: int,
+    position: Position | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    solver: ScoreSolver | None = None,
+) -> bool:
+    """Whether the declarer's net score with best play from ``position``
+    (the deal after its play by default) is at least ``score``: one
+    null-window test of the search :func:`net_score` runs, for a decision
+    that needs no more (whether an announcement loses in a world)."""
+    position = position or deal.position()
+    return (solver or ScoreSolver()).at_least(*_query(deal, position, rules), score=score)
+
+
 def net_score(
     deal: Deal,
     position: Position | None = None,
@@ -151,28 +184,11 @@ def net_score(
 
     The search is framed by the point search (docs/search.md): a
     ``solver`` kept across calls keeps its point table warm."""
-    if deal.first_trick != 1 or deal.piles is None:
-        raise ScoringError("the net score needs a whole game with its piles")
     position = position or deal.position()
     started = time.perf_counter()
     solver = solver or ScoreSolver()
     nodes_before = solver.nodes
-    history = _history(deal, position)
-    base = position.declarer_thirds()
-    steps = [rules.win_thirds - base, ABSOLUT_THIRDS - base, PANZER_THIRDS - base]
-    leaf = _leaf_table(deal, history, rules)
-    value, line = solver.solve(
-        position.hands[0],
-        position.hands[1],
-        position.leader,
-        deal.declarer,
-        position.led,
-        steps,
-        history.birds,
-        history.valat,
-        leaf,
-        with_line=with_line,
-    )
+    value, line = solver.solve(*_query(deal, position, rules), with_line=with_line)
     if with_points_line and points_line is None:
         points_line = solve(position, solver=points_solver, with_moves=False).line
     return NetScore(

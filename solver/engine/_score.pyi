@@ -32,6 +32,21 @@ class ScoreSolver:
         with_line: bool = ...,
         framed: bool = ...,
     ) -> tuple[int, list[int]]: ...
+    def at_least(
+        self,
+        forehand: int,
+        dealer: int,
+        leader: int,
+        declarer: int,
+        led: int,
+        steps: list[int],
+        birds: int,
+        valat: int,
+        leaf: list[int],
+        *,
+        score: int,
+        framed: bool = ...,
+    ) -> bool: ...
     @property
     def nodes(self) -> int: ...
     @property

@@ -655,6 +655,14 @@ cdef class ScoreSolver:
             line.append(card)
         return value, line
 
+    def at_least(self, Hand forehand, Hand dealer, int leader, int declarer, int led, steps, int birds, int valat,
+                 leaf, *, int score, bint framed=True):
+        """Whether the declarer's net score with best play is at least
+        ``score``: one null-window test, for a decision that needs to know
+        no more (the arguments are :meth:`solve`'s)."""
+        self._set(forehand, dealer, leader, declarer, led, steps, birds, valat, leaf, framed)
+        return self._test(score) >= score
+
     @property
     def nodes(self):
         """Cards played since the solver was made, in the score search and in

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from kosolve.analysis.exchange import ExchangeRow, declarer_rows
-from kosolve.analysis.netscore import net_score, net_scores_after
+from kosolve.analysis.netscore import net_score, net_score_at_least, net_scores_after
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.scoring import settle
@@ -558,23 +558,43 @@ class PimcBot(Searching, SeatBot):
             found.append((world, max(rows, key=lambda r: (_row_points(r), r.thirds)).exchange))
         return found
 
+    def _round_deals(self, knows: Knowledge, announcements: tuple[Announcement, ...]) -> list[Deal]:
+        """The worlds of the round (:meth:`_exchanges`) as deals to play
+        with ``announcements``."""
+        assert knows.contract is not None and knows.declarer is not None
+        return [
+            world.play_deal(
+                knows.contract, knows.declarer, exchange, announcements=announcements, variant=self.rules.discard
+            )
+            for world, exchange in self._exchanges(knows)
+        ]
+
     def _nets_of(self, knows: Knowledge, announcements: tuple[Announcement, ...]) -> tuple[int, ...]:
         """The seat's net game points in each world of the round
         (:meth:`_exchanges`) with ``announcements`` and best play."""
         key = (knows.take, announcements)
         if key not in self._nets:
-            assert knows.contract is not None and knows.declarer is not None
             solver = self.searcher().score_solver
             sign = 1 if knows.seat == knows.declarer else -1
-            nets = []
-            for world, exchange in self._exchanges(knows):
-                deal = world.play_deal(
-                    knows.contract, knows.declarer, exchange, announcements=announcements, variant=self.rules.discard
-                )
-                score = net_score(deal, rules=self.rules, solver=solver, with_points_line=False, with_line=False)
-                nets.append(sign * score.score)
-            self._nets[key] = tuple(nets)
+            self._nets[key] = tuple(
+                sign * net_score(deal, rules=self.rules, solver=solver, with_points_line=False, with_line=False).score
+                for deal in self._round_deals(knows, announcements)
+            )
         return self._nets[key]
+
+    def _loses_nowhere(self, knows: Knowledge, announcements: tuple[Announcement, ...], nets: tuple[int, ...]) -> bool:
+        """Whether the seat's net game points with ``announcements`` are at
+        least ``nets`` in every world of the round: one null-window test a
+        world, and none after a world where they are not (most options
+        lose somewhere, and no value of theirs is needed then)."""
+        solver = self.searcher().score_solver
+        declares = knows.seat == knows.declarer
+        for deal, net in zip(self._round_deals(knows, announcements), nets, strict=True):
+            # The defender's net is the declarer's negated: his ">= net" is the declarer's "< -net + 1".
+            score = net if declares else -net + 1
+            if net_score_at_least(deal, score, rules=self.rules, solver=solver) != declares:
+                return False
+        return True
 
     def _bonus(self, decision: Decision) -> Option:
         """The option (an announcement, a Kontra) of the best mean net game
@@ -591,8 +611,11 @@ class PimcBot(Searching, SeatBot):
         for option in decision.options[1:]:
             if decision.kind == "announce" and _hopeless(knows, str(option)):
                 continue
-            gains = [a - b for a, b in zip(self._nets_of(knows, with_option(decision, option)), without, strict=True)]
-            if min(gains) >= 0 and sum(gains) / len(gains) > best[0]:
+            announcements = with_option(decision, option)
+            if not self._loses_nowhere(knows, announcements, without):
+                continue
+            gains = [a - b for a, b in zip(self._nets_of(knows, announcements), without, strict=True)]
+            if sum(gains) / len(gains) > best[0]:
                 best = (sum(gains) / len(gains), option)
         return best[1]
 

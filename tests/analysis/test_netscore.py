@@ -17,7 +17,7 @@ import pytest
 from support import fast_first
 from support.games import late_deal
 
-from kosolve.analysis.netscore import _history, _leaf_table, net_score
+from kosolve.analysis.netscore import _history, _leaf_table, net_score, net_score_at_least
 from kosolve.analysis.scoring import settle
 from kosolve.dealing import deal_game
 from kosolve.engine import MIN_TABLE_MB, ScoreSolver
@@ -207,6 +207,21 @@ def test_one_solver_across_a_hands_positions_agrees_with_settling(block: int) ->
                 assert score.score == brute_force(deal, after, rules), (block, index, after.move_stack)
                 checked += 1
             position.push(rng.choice(list(position.legal_moves)))
+
+
+@pytest.mark.parametrize("block", fast_first(range(3), keep=1))
+def test_a_score_test_agrees_with_settling(block: int) -> None:
+    """``net_score_at_least`` at, above and around the brute force's score,
+    on one warm solver and on fresh ones."""
+    rng = random.Random(9300 + block)
+    warm = ScoreSolver(tt_mb=1)
+    for index in range(MANY // 8):
+        rules = ALL_RULES[index % len(ALL_RULES)]
+        deal = random_ending(rng, rules)
+        expected = brute_force(deal, deal.position(), rules)
+        solver = warm if index % 2 else None
+        for score in (expected, expected + 1, expected + rng.randint(-30, 30)):
+            assert net_score_at_least(deal, score, rules=rules, solver=solver) == (expected >= score), (block, index)
 
 
 @pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
