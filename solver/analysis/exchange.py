@@ -356,13 +356,14 @@ def _best(searcher: _Searcher, declarer: Seat, options: tuple[_Option, ...]) -> 
     return best
 
 
-def _choice(
-    searcher: _Searcher, dealt: Dealt, declarer: Seat, contract: str, take: tuple[Card, ...], rules: Rules
-) -> _Choice:
-    options = tuple(searcher.options(dealt, declarer, take))
-    best = _best(searcher, declarer, options)
+def _row(
+    declarer: Seat, contract: str, take: tuple[Card, ...], options: tuple[_Option, ...], best: int, rules: Rules
+) -> ExchangeRow:
+    """The row of one talon choice whose ``options`` reach at most ``best``
+    final thirds, each of them valued exactly or proved below it (as
+    :func:`_best` leaves them)."""
     tied = [o for o in options if o.bounds.low == o.bounds.high and o.pile + o.bounds.low == best]
-    row = ExchangeRow(
+    return ExchangeRow(
         declarer=declarer,
         contract=contract,
         take=take,
@@ -373,6 +374,13 @@ def _choice(
         lay_aways=len(options),
         best_lay_aways=len(tied),
     )
+
+
+def _choice(
+    searcher: _Searcher, dealt: Dealt, declarer: Seat, contract: str, take: tuple[Card, ...], rules: Rules
+) -> _Choice:
+    options = tuple(searcher.options(dealt, declarer, take))
+    row = _row(declarer, contract, take, options, _best(searcher, declarer, options), rules)
     return _Choice(dealt.held(declarer) | mask_of(take), options, row)
 
 
@@ -439,6 +447,44 @@ def declarer_rows(
     )
 
 
+def best_rows(
+    dealt: Dealt,
+    declarer: Seat,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    solver: Solver | None = None,
+    contracts: tuple[str, ...] = CONTRACTS,
+) -> tuple[ExchangeRow, ...]:
+    """For each of ``contracts``, the row of :func:`declarer_rows` with
+    the most thirds (the first in talon order among the best): what a bid
+    asks.  All the lay-aways of every talon choice are probed against one
+    best so far, so only the talon choices that reach it are valued, not
+    each choice's own best.
+
+    >>> from kosolve.model.files import load_dealt_file
+    >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
+    >>> rows = declarer_rows(dealt, FOREHAND)
+    >>> best_rows(dealt, FOREHAND) == tuple(
+    ...     max((r for r in rows if r.contract == c), key=lambda r: r.thirds) for c in CONTRACTS
+    ... )
+    True
+    """
+    searcher = _Searcher(solver or new_solver())
+    found = []
+    for contract in contracts:
+        choices = [(take, tuple(searcher.options(dealt, declarer, take))) for take in talon_choices(contract, dealt.talon)]
+        best = _best(searcher, declarer, tuple(o for _, options in choices for o in options))
+        # Every option is now valued exactly or proved below the best: the
+        # first choice with an option at the best is the row.
+        take, options = next(
+            (take, options)
+            for take, options in choices
+            if any(o.bounds.low == o.bounds.high and o.pile + o.bounds.low == best for o in options)
+        )
+        found.append(_row(declarer, contract, take, options, best, rules))
+    return tuple(found)
+
+
 def exchange_table(
     dealt: Dealt,
     *,
@@ -488,6 +534,7 @@ __all__ = [
     "ExchangeTable",
     "ExchangeTableError",
     "Makeable",
+    "best_rows",
     "declarer_rows",
     "exchange_table",
 ]

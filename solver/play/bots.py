@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.exchange import ExchangeRow, declarer_rows
+from kosolve.analysis.exchange import ExchangeRow, best_rows, declarer_rows
 from kosolve.analysis.netscore import net_score, net_score_at_least, net_scores_after
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
@@ -461,7 +461,7 @@ class PimcBot(Searching, SeatBot):
         self.announces = _announces(self.name, announce)
         self._contracts: dict[str, float] | None = None
         self._dealts: dict[tuple[int, tuple[Card, ...] | None], list[Dealt]] = {}
-        self._rows: dict[tuple[int, int, Seat], tuple[ExchangeRow, ...]] = {}
+        self._rows: dict[tuple[int, int, Seat, str], tuple[ExchangeRow, ...]] = {}
         self._nets: dict[tuple[object, ...], tuple[int, ...]] = {}
 
     def start(self, seed: int, seat: Seat = 0) -> None:
@@ -487,12 +487,14 @@ class PimcBot(Searching, SeatBot):
             self._dealts[key] = worlds
         return self._dealts[key]
 
-    def _world_rows(self, salt: int, index: int, world: Dealt, declarer: Seat) -> tuple[ExchangeRow, ...]:
-        """The exchange rows of world ``index`` of ``salt`` for ``declarer``,
-        worked out once a game."""
-        key = (salt, index, declarer)
+    def _world_rows(self, salt: int, index: int, world: Dealt, declarer: Seat, contract: str) -> tuple[ExchangeRow, ...]:
+        """The exchange rows of ``contract`` in world ``index`` of ``salt``
+        for ``declarer``, worked out once a game."""
+        key = (salt, index, declarer, contract)
         if key not in self._rows:
-            self._rows[key] = declarer_rows(world, declarer, rules=self.rules, solver=self.searcher().solver)
+            self._rows[key] = declarer_rows(
+                world, declarer, rules=self.rules, solver=self.searcher().solver, contracts=(contract,)
+            )
         return self._rows[key]
 
     def _contract_means(self, knows: Knowledge) -> dict[str, float]:
@@ -501,11 +503,11 @@ class PimcBot(Searching, SeatBot):
         if self._contracts is None:
             totals = collections.Counter[str]()
             worlds = self._worlds(knows, 1)
-            for index, world in enumerate(worlds):
-                rows = self._world_rows(1, index, world, knows.seat)
-                for contract in CONTRACTS:
-                    best = max((r for r in rows if r.contract == contract), key=lambda r: (r.thirds,))
-                    totals[contract] += game_item(contract, best.won, best.valat)
+            solver = self.searcher().solver
+            for world in worlds:
+                # Each contract's row with the most thirds, not every talon choice's best.
+                for best in best_rows(world, knows.seat, rules=self.rules, solver=solver):
+                    totals[best.contract] += game_item(best.contract, best.won, best.valat)
             self._contracts = {c: totals[c] / len(worlds) for c in CONTRACTS}
         return self._contracts
 
@@ -526,11 +528,10 @@ class PimcBot(Searching, SeatBot):
         scores = collections.Counter[int]()
         laid: dict[int, collections.Counter[Hand]] = collections.defaultdict(collections.Counter)
         for index, world in enumerate(self._worlds(knows, 2)):
-            for row in self._world_rows(2, index, world, knows.seat):
-                if row.contract == knows.contract:
-                    choice = _index(options, row.take)
-                    scores[choice] += _row_points(row)
-                    laid[choice][row.lay_away] += 1
+            for row in self._world_rows(2, index, world, knows.seat, knows.contract):
+                choice = _index(options, row.take)
+                scores[choice] += _row_points(row)
+                laid[choice][row.lay_away] += 1
         choice = max(range(len(options)), key=lambda i: (scores[i], -i))
         take = options[choice]
         assert isinstance(take, tuple)
@@ -552,7 +553,7 @@ class PimcBot(Searching, SeatBot):
             if knows.take is not None and knows.lay_away is not None:
                 found.append((world, Exchange(knows.take, knows.lay_away)))
                 continue
-            rows = [r for r in self._world_rows(salt, index, world, declarer) if r.contract == contract]
+            rows = list(self._world_rows(salt, index, world, declarer, contract))
             if knows.take is not None:
                 rows = [r for r in rows if r.take == knows.take]
             found.append((world, max(rows, key=lambda r: (_row_points(r), r.thirds)).exchange))

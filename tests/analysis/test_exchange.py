@@ -12,6 +12,8 @@ import pytest
 from support import fast_first
 
 from kosolve.analysis.exchange import (
+    best_rows,
+    declarer_rows,
     MAKEABLE_GOALS,
     ExchangeTable,
     ExchangeTableError,
@@ -149,6 +151,36 @@ def test_rows_match_brute_force(dealt: Dealt) -> None:
 @pytest.mark.parametrize("dealt", dealt_deals(12, 12))
 def test_rows_match_brute_force_more(dealt: Dealt) -> None:
     check_rows(dealt, exchange_table(dealt), Rules())
+
+
+def check_best_rows(dealt: Dealt, rules: Rules, solver: Solver) -> None:
+    """Each contract's row with the most thirds, the first among the best:
+    the talon choices' rows (checked against the brute force above)."""
+    for declarer in SEATS:
+        rows = declarer_rows(dealt, declarer, rules=rules)
+        expected = tuple(max((r for r in rows if r.contract == c), key=lambda r: r.thirds) for c in CONTRACTS)
+        assert best_rows(dealt, declarer, rules=rules, solver=solver) == expected, declarer
+
+
+@pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
+def test_best_rows_are_the_rows_with_the_most_thirds(seed: int) -> None:
+    solver = new_solver(BRUTE_MB)
+    for index, dealt in enumerate(dealt_deals(400 + seed, 4)):
+        check_best_rows(dealt, Rules(win_thirds=106) if index % 2 else Rules(), solver)
+    check_best_rows(strong_tarocks(), Rules(), solver)
+
+
+def test_best_rows_against_the_brute_force() -> None:
+    solver = new_solver(BRUTE_MB)
+    for dealt in (strong_tarocks(), *dealt_deals(14, 1)):
+        for row in best_rows(dealt, FOREHAND):
+            brutes = [
+                brute_row(dealt, FOREHAND, row.contract, take, Rules(), solver)
+                for take in talon_choices(row.contract, dealt.talon)
+            ]
+            most = max(b.thirds for b in brutes)
+            first = next(take for take, b in zip(talon_choices(row.contract, dealt.talon), brutes) if b.thirds == most)
+            assert (row.thirds, row.take) == (most, first), row.contract
 
 
 def test_rows_under_the_106_option_and_a_shared_solver() -> None:
