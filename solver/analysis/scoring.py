@@ -287,6 +287,16 @@ def scorer(
     return settlement
 
 
+def scoring_facts(deal: Deal) -> tuple[object, ...]:
+    """What :func:`scorer`'s settlements read of ``deal`` besides the
+    outcome: two deals with the same facts settle every outcome alike under
+    the same rules (the score search's table of finished hands is built
+    once for them)."""
+    held = None if deal.piles is None else tuple(held_bonuses(deal.hands, deal.piles, deal.laid))
+    hand = deal.hands[deal.declarer]
+    return (deal.contract, deal.declarer, deal.announcements, not hand & TRULL, not hand & KINGS, held)
+
+
 def held_bonuses(
     hands: tuple[Hand, Hand], piles: tuple[Hand, Hand], laid: tuple[Hand, Hand] | None = None
 ) -> list[tuple[Seat, str]]:
@@ -317,6 +327,7 @@ __all__ = [
     "Outcome",
     "Settlement",
     "held_bonuses",
+    "scoring_facts",
     "outcome_of",
     "score",
     "scorer",

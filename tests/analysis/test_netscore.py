@@ -17,8 +17,8 @@ import pytest
 from support import fast_first
 from support.games import late_deal
 
-from kosolve.analysis.netscore import _history, _leaf_table, net_score, net_score_at_least
-from kosolve.analysis.scoring import settle
+from kosolve.analysis.netscore import _build_leaf_table, _history, _leaf_table, net_score, net_score_at_least
+from kosolve.analysis.scoring import held_bonuses, settle
 from kosolve.dealing import deal_game
 from kosolve.engine import MIN_TABLE_MB, ScoreSolver
 from kosolve.engine._testing import _py_root_key
@@ -31,7 +31,7 @@ from kosolve.model.announcements import (
     Announcement,
     check_announcements,
 )
-from kosolve.model.cards import CARD_VALUES, parse_hand
+from kosolve.model.cards import CARD_VALUES, KINGS, TRULL, parse_hand
 from kosolve.model.deal import Deal
 from kosolve.model.game import Position, Rules, legal_replies, reply_wins, trick_thirds
 
@@ -207,6 +207,61 @@ def test_one_solver_across_a_hands_positions_agrees_with_settling(block: int) ->
                 assert score.score == brute_force(deal, after, rules), (block, index, after.move_stack)
                 checked += 1
             position.push(rng.choice(list(position.legal_moves)))
+
+
+def test_a_kept_leaf_table_is_the_one_built_for_the_deal() -> None:
+    """Deals that share contract and announcements but not their cards,
+    so that the kept tables are asked again and again: each is the table
+    built for the deal asking (it would not be if the key missed what the
+    settlement reads, the trull and kings held, say)."""
+    rng = random.Random(9400)
+    checked = 0
+    for index in range(300):
+        deal = deal_game(rng)
+        if deal.contract == "solo":
+            continue
+        rules = ALL_RULES[index % 2]
+        names = ("without_trull", "without_kings", "pagat") if index % 3 else ("uhu", "absolut")
+        deal = replace(deal, announcements=tuple(Announcement(deal.declarer, name, "after") for name in names))
+        position = deal.position()
+        for _ in range(rng.randint(0, 31)):
+            position.push(rng.choice(list(position.legal_moves)))
+        history = _history(deal, position)
+        assert _leaf_table(deal, history, rules) == _build_leaf_table(deal, history, rules), index
+        checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize(
+    ("name", "cards", "held"), [("without_trull", (52, 53), TRULL), ("without_kings", (7, 15, 23, 31), KINGS)]
+)
+def test_a_leaf_table_is_not_kept_for_another_holding(name: str, cards: tuple[int, ...], held: int) -> None:
+    """Two deals alike but for one card the declarer, who holds none of
+    ``held``, swaps for one of the ``cards`` (the Mond and the Skus; the
+    kings): his announcement of ``name`` can be made in one and not in the
+    other, and each is scored by its own table."""
+    rng = random.Random(9500)
+    while True:
+        deal = deal_game(rng, contract="dreiblatt")
+        deal = replace(deal, announcements=(Announcement(deal.declarer, name, "after"),))
+        own, other = deal.hands[deal.declarer], deal.hands[1 - deal.declarer]
+        given = next((c for c in cards if other >> c & 1), None)
+        if own & held or given is None:
+            continue
+        taken = min(c for c in range(32) if own >> c & 1 and not KINGS >> c & 1)
+        hands = [0, 0]
+        hands[deal.declarer] = own ^ (1 << taken) ^ (1 << given)
+        hands[1 - deal.declarer] = other ^ (1 << taken) ^ (1 << given)
+        holding = replace(deal, hands=(hands[0], hands[1]))
+        # Nothing else the settlement reads may differ: the bonuses held.
+        if held_bonuses(deal.hands, deal.piles, deal.laid) == held_bonuses(holding.hands, holding.piles, holding.laid):
+            break
+    for one in (deal, holding):
+        history = _history(one, one.position())
+        assert _leaf_table(one, history, Rules()) == _build_leaf_table(one, history, Rules())
+    assert _leaf_table(deal, _history(deal, deal.position()), Rules()) != _leaf_table(
+        holding, _history(holding, holding.position()), Rules()
+    )
 
 
 @pytest.mark.parametrize("block", fast_first(range(3), keep=1))
