@@ -472,7 +472,9 @@ def best_rows(
     searcher = _Searcher(solver or new_solver())
     found = []
     for contract in contracts:
-        choices = [(take, tuple(searcher.options(dealt, declarer, take))) for take in talon_choices(contract, dealt.talon)]
+        choices = [
+            (take, tuple(searcher.options(dealt, declarer, take))) for take in talon_choices(contract, dealt.talon)
+        ]
         best = _best(searcher, declarer, tuple(o for _, options in choices for o in options))
         # Every option is now valued exactly or proved below the best: the
         # first choice with an option at the best is the row.

@@ -327,9 +327,9 @@ __all__ = [
     "Outcome",
     "Settlement",
     "held_bonuses",
-    "scoring_facts",
     "outcome_of",
     "score",
     "scorer",
+    "scoring_facts",
     "settle",
 ]

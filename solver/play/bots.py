@@ -487,7 +487,9 @@ class PimcBot(Searching, SeatBot):
             self._dealts[key] = worlds
         return self._dealts[key]
 
-    def _world_rows(self, salt: int, index: int, world: Dealt, declarer: Seat, contract: str) -> tuple[ExchangeRow, ...]:
+    def _world_rows(
+        self, salt: int, index: int, world: Dealt, declarer: Seat, contract: str
+    ) -> tuple[ExchangeRow, ...]:
         """The exchange rows of ``contract`` in world ``index`` of ``salt``
         for ``declarer``, worked out once a game."""
         key = (salt, index, declarer, contract)

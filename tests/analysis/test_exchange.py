@@ -12,12 +12,12 @@ import pytest
 from support import fast_first
 
 from kosolve.analysis.exchange import (
-    best_rows,
-    declarer_rows,
     MAKEABLE_GOALS,
     ExchangeTable,
     ExchangeTableError,
     Makeable,
+    best_rows,
+    declarer_rows,
     exchange_table,
 )
 from kosolve.analysis.goals import solve_goal
@@ -179,7 +179,8 @@ def test_best_rows_against_the_brute_force() -> None:
                 for take in talon_choices(row.contract, dealt.talon)
             ]
             most = max(b.thirds for b in brutes)
-            first = next(take for take, b in zip(talon_choices(row.contract, dealt.talon), brutes) if b.thirds == most)
+            takes = talon_choices(row.contract, dealt.talon)
+            first = next(take for take, b in zip(takes, brutes, strict=True) if b.thirds == most)
             assert (row.thirds, row.take) == (most, first), row.contract
 
 
