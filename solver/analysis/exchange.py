@@ -456,10 +456,10 @@ def best_rows(
     contracts: tuple[str, ...] = CONTRACTS,
 ) -> tuple[ExchangeRow, ...]:
     """For each of ``contracts``, the row of :func:`declarer_rows` with
-    the most thirds (the first in talon order among the best): what a bid
-    asks.  All the lay-aways of every talon choice are probed against one
-    best so far, so only the talon choices that reach it are valued, not
-    each choice's own best.
+    the most thirds (the first in talon order among the best).  All the
+    lay-aways of every talon choice are probed against one best so far,
+    so only the talon choices that reach it are valued, not each choice's
+    own best.
 
     >>> from kosolve.model.files import load_dealt_file
     >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
@@ -470,21 +470,64 @@ def best_rows(
     True
     """
     searcher = _Searcher(solver or new_solver())
-    found = []
+    return tuple(
+        _best_row(searcher, _contract_options(searcher, dealt, declarer, c), declarer, c, rules) for c in contracts
+    )
+
+
+def best_game_items(
+    dealt: Dealt,
+    declarer: Seat,
+    *,
+    rules: Rules = DEFAULT_RULES,
+    solver: Solver | None = None,
+    contracts: tuple[str, ...] = CONTRACTS,
+) -> tuple[int, ...]:
+    """For each of ``contracts``, the game item of its row in
+    :func:`best_rows`: what a bid asks, which is less than the row.  Where
+    no lay-away can take every trick (one probe each, which fails at the
+    first trick lost) the item is won or lost, and a lay-away that reaches
+    the win decides it; only where one can take every trick is the row
+    worked out.
+
+    >>> from kosolve.model.files import load_dealt_file
+    >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
+    >>> best_game_items(dealt, FOREHAND) == tuple(r.game_points for r in best_rows(dealt, FOREHAND))
+    True
+    """
+    searcher = _Searcher(solver or new_solver())
+    items = []
     for contract in contracts:
-        choices = [
-            (take, tuple(searcher.options(dealt, declarer, take))) for take in talon_choices(contract, dealt.talon)
-        ]
-        best = _best(searcher, declarer, tuple(o for _, options in choices for o in options))
-        # Every option is now valued exactly or proved below the best: the
-        # first choice with an option at the best is the row.
-        take, options = next(
-            (take, options)
-            for take, options in choices
-            if any(o.bounds.low == o.bounds.high and o.pile + o.bounds.low == best for o in options)
-        )
-        found.append(_row(declarer, contract, take, options, best, rules))
-    return tuple(found)
+        choices = _contract_options(searcher, dealt, declarer, contract)
+        options = sorted((o for _, options in choices for o in options), key=lambda o: -o.pile)
+        if any(searcher.reaches(o, declarer, thirds_of(o.hands[0] | o.hands[1])) for o in options):
+            items.append(_best_row(searcher, choices, declarer, contract, rules).game_points)
+        else:
+            won = any(searcher.reaches(o, declarer, rules.win_thirds - o.pile) for o in options)
+            items.append(game_item(contract, won, False))
+    return tuple(items)
+
+
+_Choices = list[tuple[tuple[Card, ...], tuple[_Option, ...]]]
+
+
+def _contract_options(searcher: _Searcher, dealt: Dealt, declarer: Seat, contract: str) -> _Choices:
+    """Each talon choice of ``contract`` with its lay-aways."""
+    return [(take, tuple(searcher.options(dealt, declarer, take))) for take in talon_choices(contract, dealt.talon)]
+
+
+def _best_row(searcher: _Searcher, choices: _Choices, declarer: Seat, contract: str, rules: Rules) -> ExchangeRow:
+    """The row of ``choices`` (one contract's) with the most thirds, the
+    first in talon order among the best."""
+    best = _best(searcher, declarer, tuple(o for _, options in choices for o in options))
+    # Every option is now valued exactly or proved below the best: the
+    # first choice with an option at the best is the row.
+    take, options = next(
+        (take, options)
+        for take, options in choices
+        if any(o.bounds.low == o.bounds.high and o.pile + o.bounds.low == best for o in options)
+    )
+    return _row(declarer, contract, take, options, best, rules)
 
 
 def exchange_table(
@@ -536,6 +579,7 @@ __all__ = [
     "ExchangeTable",
     "ExchangeTableError",
     "Makeable",
+    "best_game_items",
     "best_rows",
     "declarer_rows",
     "exchange_table",

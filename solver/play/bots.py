@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.exchange import ExchangeRow, best_rows, declarer_rows
+from kosolve.analysis.exchange import ExchangeRow, best_game_items, declarer_rows
 from kosolve.analysis.netscore import net_score, net_score_at_least, net_scores_after
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
@@ -507,9 +507,10 @@ class PimcBot(Searching, SeatBot):
             worlds = self._worlds(knows, 1)
             solver = self.searcher().solver
             for world in worlds:
-                # Each contract's row with the most thirds, not every talon choice's best.
-                for best in best_rows(world, knows.seat, rules=self.rules, solver=solver):
-                    totals[best.contract] += game_item(best.contract, best.won, best.valat)
+                # Each contract's game item with its best exchange, not every talon choice's best.
+                items = best_game_items(world, knows.seat, rules=self.rules, solver=solver)
+                for contract, item in zip(CONTRACTS, items, strict=True):
+                    totals[contract] += item
             self._contracts = {c: totals[c] / len(worlds) for c in CONTRACTS}
         return self._contracts
 

@@ -16,6 +16,7 @@ from kosolve.analysis.exchange import (
     ExchangeTable,
     ExchangeTableError,
     Makeable,
+    best_game_items,
     best_rows,
     declarer_rows,
     exchange_table,
@@ -160,10 +161,12 @@ def check_best_rows(dealt: Dealt, rules: Rules, solver: Solver) -> None:
         rows = declarer_rows(dealt, declarer, rules=rules)
         expected = tuple(max((r for r in rows if r.contract == c), key=lambda r: r.thirds) for c in CONTRACTS)
         assert best_rows(dealt, declarer, rules=rules, solver=solver) == expected, declarer
+        items = tuple(r.game_points for r in expected)
+        assert best_game_items(dealt, declarer, rules=rules, solver=solver) == items, declarer
 
 
 @pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
-def test_best_rows_are_the_rows_with_the_most_thirds(seed: int) -> None:
+def test_best_rows_and_their_game_items(seed: int) -> None:
     solver = new_solver(BRUTE_MB)
     for index, dealt in enumerate(dealt_deals(400 + seed, 4)):
         check_best_rows(dealt, Rules(win_thirds=106) if index % 2 else Rules(), solver)
