@@ -496,16 +496,51 @@ def best_game_items(
     True
     """
     searcher = _Searcher(solver or new_solver())
-    items = []
-    for contract in contracts:
-        choices = _contract_options(searcher, dealt, declarer, contract)
-        options = sorted((o for _, options in choices for o in options), key=lambda o: -o.pile)
-        if any(searcher.reaches(o, declarer, thirds_of(o.hands[0] | o.hands[1])) for o in options):
-            items.append(_best_row(searcher, choices, declarer, contract, rules).game_points)
-        else:
-            won = any(searcher.reaches(o, declarer, rules.win_thirds - o.pile) for o in options)
-            items.append(game_item(contract, won, False))
-    return tuple(items)
+    return tuple(
+        _game_item(searcher, _contract_options(searcher, dealt, declarer, c), declarer, c, rules) for c in contracts
+    )
+
+
+def talon_choice_items(
+    dealt: Dealt, declarer: Seat, contract: str, *, rules: Rules = DEFAULT_RULES, solver: Solver | None = None
+) -> tuple[int, ...]:
+    """The game item of each talon choice of ``contract`` with its best
+    lay-away (its row's in :func:`declarer_rows`), in talon order, asked as
+    :func:`best_game_items` asks it: what choosing the talon half needs.
+
+    >>> from kosolve.model.files import load_dealt_file
+    >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
+    >>> rows = declarer_rows(dealt, FOREHAND, contracts=("einblatt",))
+    >>> talon_choice_items(dealt, FOREHAND, "einblatt") == tuple(r.game_points for r in rows)
+    True
+    """
+    searcher = _Searcher(solver or new_solver())
+    return tuple(
+        _game_item(searcher, [(take, tuple(searcher.options(dealt, declarer, take)))], declarer, contract, rules)
+        for take in talon_choices(contract, dealt.talon)
+    )
+
+
+def talon_choice_row(
+    dealt: Dealt,
+    declarer: Seat,
+    contract: str,
+    take: tuple[Card, ...],
+    *,
+    rules: Rules = DEFAULT_RULES,
+    solver: Solver | None = None,
+) -> ExchangeRow:
+    """The row of :func:`declarer_rows` of one talon choice, ``take``."""
+    return _choice(_Searcher(solver or new_solver()), dealt, declarer, contract, take, rules).row
+
+
+def _game_item(searcher: _Searcher, choices: _Choices, declarer: Seat, contract: str, rules: Rules) -> int:
+    """The game item of the row of ``choices`` with the most thirds."""
+    options = sorted((o for _, options in choices for o in options), key=lambda o: -o.pile)
+    if any(searcher.reaches(o, declarer, thirds_of(o.hands[0] | o.hands[1])) for o in options):
+        return _best_row(searcher, choices, declarer, contract, rules).game_points
+    won = any(searcher.reaches(o, declarer, rules.win_thirds - o.pile) for o in options)
+    return game_item(contract, won, False)
 
 
 _Choices = list[tuple[tuple[Card, ...], tuple[_Option, ...]]]
@@ -583,4 +618,6 @@ __all__ = [
     "best_rows",
     "declarer_rows",
     "exchange_table",
+    "talon_choice_items",
+    "talon_choice_row",
 ]

@@ -37,7 +37,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from kosolve.analysis.exchange import ExchangeRow, best_game_items, declarer_rows
+from kosolve.analysis.exchange import (
+    ExchangeRow,
+    best_game_items,
+    declarer_rows,
+    talon_choice_items,
+    talon_choice_row,
+)
 from kosolve.analysis.netscore import net_score, net_score_at_least, net_scores_after
 from kosolve.analysis.par import par
 from kosolve.analysis.report import Analyser
@@ -61,7 +67,7 @@ from kosolve.model.cards import (
     suit_of,
 )
 from kosolve.model.deal import Deal
-from kosolve.model.dealt import Dealt, Exchange
+from kosolve.model.dealt import Dealt, Exchange, talon_choices
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Rules, Seat, reply_wins
 from kosolve.model.scoring import game_item
 from kosolve.model.view import TAROCKS, SeatView
@@ -461,7 +467,8 @@ class PimcBot(Searching, SeatBot):
         self.announces = _announces(self.name, announce)
         self._contracts: dict[str, float] | None = None
         self._dealts: dict[tuple[int, tuple[Card, ...] | None], list[Dealt]] = {}
-        self._rows: dict[tuple[int, int, Seat, str], tuple[ExchangeRow, ...]] = {}
+        self._rows: dict[tuple[int, Seat, str], tuple[ExchangeRow, ...]] = {}
+        self._take_rows: dict[tuple[int, Seat, str, tuple[Card, ...]], ExchangeRow] = {}
         self._nets: dict[tuple[object, ...], tuple[int, ...]] = {}
 
     def start(self, seed: int, seat: Seat = 0) -> None:
@@ -470,6 +477,7 @@ class PimcBot(Searching, SeatBot):
         self._contracts = None
         self._dealts = {}
         self._rows = {}
+        self._take_rows = {}
         self._nets = {}
 
     def _worlds(self, knows: Knowledge, salt: int) -> list[Dealt]:
@@ -487,12 +495,10 @@ class PimcBot(Searching, SeatBot):
             self._dealts[key] = worlds
         return self._dealts[key]
 
-    def _world_rows(
-        self, salt: int, index: int, world: Dealt, declarer: Seat, contract: str
-    ) -> tuple[ExchangeRow, ...]:
-        """The exchange rows of ``contract`` in world ``index`` of ``salt``
-        for ``declarer``, worked out once a game."""
-        key = (salt, index, declarer, contract)
+    def _world_rows(self, index: int, world: Dealt, declarer: Seat, contract: str) -> tuple[ExchangeRow, ...]:
+        """The exchange rows of ``contract`` in world ``index`` of the worlds
+        before the talon was seen, for ``declarer``, worked out once a game."""
+        key = (index, declarer, contract)
         if key not in self._rows:
             self._rows[key] = declarer_rows(
                 world, declarer, rules=self.rules, solver=self.searcher().solver, contracts=(contract,)
@@ -527,18 +533,33 @@ class PimcBot(Searching, SeatBot):
     def _exchange(self, knows: Knowledge, options: Sequence[object]) -> tuple[tuple[Card, ...], Hand]:
         """The talon choice with the best mean game points over worlds with
         the talon as seen; the lay-away the worlds agree on most."""
-        assert knows.contract is not None
+        contract = knows.contract
+        assert contract is not None
         scores = collections.Counter[int]()
-        laid: dict[int, collections.Counter[Hand]] = collections.defaultdict(collections.Counter)
-        for index, world in enumerate(self._worlds(knows, 2)):
-            for row in self._world_rows(2, index, world, knows.seat, knows.contract):
-                choice = _index(options, row.take)
-                scores[choice] += _row_points(row)
-                laid[choice][row.lay_away] += 1
+        worlds = self._worlds(knows, 2)
+        solver = self.searcher().solver
+        for world in worlds:
+            # Each talon half's game item, not its best lay-away: that only for the half taken.
+            items = talon_choice_items(world, knows.seat, contract, rules=self.rules, solver=solver)
+            for take, item in zip(talon_choices(contract, world.talon), items, strict=True):
+                scores[_index(options, take)] += item
         choice = max(range(len(options)), key=lambda i: (scores[i], -i))
         take = options[choice]
         assert isinstance(take, tuple)
-        return take, laid[choice].most_common(1)[0][0]
+        laid = collections.Counter(
+            self._take_row(index, world, knows.seat, contract, take).lay_away for index, world in enumerate(worlds)
+        )
+        return take, laid.most_common(1)[0][0]
+
+    def _take_row(self, index: int, world: Dealt, declarer: Seat, contract: str, take: tuple[Card, ...]) -> ExchangeRow:
+        """The row of talon choice ``take`` in world ``index`` of the worlds
+        that saw the talon, worked out once a game."""
+        key = (index, declarer, contract, take)
+        if key not in self._take_rows:
+            self._take_rows[key] = talon_choice_row(
+                world, declarer, contract, take, rules=self.rules, solver=self.searcher().solver
+            )
+        return self._take_rows[key]
 
     def _exchanges(self, knows: Knowledge) -> list[tuple[Dealt, Exchange]]:
         """The worlds of the announcement rounds, each with the declarer's
@@ -550,16 +571,15 @@ class PimcBot(Searching, SeatBot):
         assert contract is not None and declarer is not None
         if contract == "solo":
             return [(world, Exchange((), 0)) for world in self._worlds(knows, 1)]
-        salt = 1 if knows.take is None else 2
         found = []
-        for index, world in enumerate(self._worlds(knows, salt)):
-            if knows.take is not None and knows.lay_away is not None:
+        for index, world in enumerate(self._worlds(knows, 1 if knows.take is None else 2)):
+            if knows.take is None:
+                rows = self._world_rows(index, world, declarer, contract)
+                found.append((world, max(rows, key=lambda r: (_row_points(r), r.thirds)).exchange))
+            elif knows.lay_away is None:
+                found.append((world, self._take_row(index, world, declarer, contract, knows.take).exchange))
+            else:
                 found.append((world, Exchange(knows.take, knows.lay_away)))
-                continue
-            rows = list(self._world_rows(salt, index, world, declarer, contract))
-            if knows.take is not None:
-                rows = [r for r in rows if r.take == knows.take]
-            found.append((world, max(rows, key=lambda r: (_row_points(r), r.thirds)).exchange))
         return found
 
     def _round_deals(self, knows: Knowledge, announcements: tuple[Announcement, ...]) -> list[Deal]:

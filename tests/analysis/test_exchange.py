@@ -20,6 +20,8 @@ from kosolve.analysis.exchange import (
     best_rows,
     declarer_rows,
     exchange_table,
+    talon_choice_items,
+    talon_choice_row,
 )
 from kosolve.analysis.goals import solve_goal
 from kosolve.analysis.solving import new_solver, solve
@@ -155,14 +157,21 @@ def test_rows_match_brute_force_more(dealt: Dealt) -> None:
 
 
 def check_best_rows(dealt: Dealt, rules: Rules, solver: Solver) -> None:
-    """Each contract's row with the most thirds, the first among the best:
-    the talon choices' rows (checked against the brute force above)."""
+    """Each contract's row with the most thirds, the first among the best,
+    and its game item; each talon choice's game item and row: what the
+    talon choices' rows (checked against the brute force above) say."""
     for declarer in SEATS:
         rows = declarer_rows(dealt, declarer, rules=rules)
         expected = tuple(max((r for r in rows if r.contract == c), key=lambda r: r.thirds) for c in CONTRACTS)
         assert best_rows(dealt, declarer, rules=rules, solver=solver) == expected, declarer
         items = tuple(r.game_points for r in expected)
         assert best_game_items(dealt, declarer, rules=rules, solver=solver) == items, declarer
+        for contract in CONTRACTS:
+            of_contract = [r for r in rows if r.contract == contract]
+            by_take = talon_choice_items(dealt, declarer, contract, rules=rules, solver=solver)
+            assert by_take == tuple(r.game_points for r in of_contract), (declarer, contract)
+            for row in of_contract:
+                assert talon_choice_row(dealt, declarer, contract, row.take, rules=rules, solver=solver) == row
 
 
 @pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
