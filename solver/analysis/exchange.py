@@ -534,13 +534,41 @@ def talon_choice_row(
     return _choice(_Searcher(solver or new_solver()), dealt, declarer, contract, take, rules).row
 
 
+def declared_row(
+    dealt: Dealt, declarer: Seat, contract: str, *, rules: Rules = DEFAULT_RULES, solver: Solver | None = None
+) -> ExchangeRow:
+    """The row of :func:`declarer_rows` a declarer of ``contract`` picks:
+    the best game item, then the most thirds, the first in talon order
+    among the best.  Where no lay-away can take every trick it is the row
+    with the most thirds (:func:`best_rows`), found without valuing each
+    talon choice's best.
+
+    >>> from kosolve.model.files import load_dealt_file
+    >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
+    >>> rows = declarer_rows(dealt, FOREHAND, contracts=("einblatt",))
+    >>> declared_row(dealt, FOREHAND, "einblatt") == max(rows, key=lambda r: (r.game_points, r.thirds))
+    True
+    """
+    searcher = _Searcher(solver or new_solver())
+    choices = _contract_options(searcher, dealt, declarer, contract)
+    if _valat_possible(searcher, choices, declarer):
+        rows = [_choice(searcher, dealt, declarer, contract, take, rules).row for take, _ in choices]
+        return max(rows, key=lambda r: (r.game_points, r.thirds))
+    return _best_row(searcher, choices, declarer, contract, rules)
+
+
+def _valat_possible(searcher: _Searcher, choices: _Choices, declarer: Seat) -> bool:
+    """Whether some lay-away of ``choices`` takes every trick: one probe
+    each, which fails at the first trick lost."""
+    return any(searcher.reaches(o, declarer, thirds_of(o.hands[0] | o.hands[1])) for _, os in choices for o in os)
+
+
 def _game_item(searcher: _Searcher, choices: _Choices, declarer: Seat, contract: str, rules: Rules) -> int:
     """The game item of the row of ``choices`` with the most thirds."""
-    options = sorted((o for _, options in choices for o in options), key=lambda o: -o.pile)
-    if any(searcher.reaches(o, declarer, thirds_of(o.hands[0] | o.hands[1])) for o in options):
+    if _valat_possible(searcher, choices, declarer):
         return _best_row(searcher, choices, declarer, contract, rules).game_points
-    won = any(searcher.reaches(o, declarer, rules.win_thirds - o.pile) for o in options)
-    return game_item(contract, won, False)
+    options = sorted((o for _, options in choices for o in options), key=lambda o: -o.pile)
+    return game_item(contract, any(searcher.reaches(o, declarer, rules.win_thirds - o.pile) for o in options), False)
 
 
 _Choices = list[tuple[tuple[Card, ...], tuple[_Option, ...]]]
@@ -616,6 +644,7 @@ __all__ = [
     "Makeable",
     "best_game_items",
     "best_rows",
+    "declared_row",
     "declarer_rows",
     "exchange_table",
     "talon_choice_items",

@@ -40,6 +40,7 @@ from typing import Final
 from kosolve.analysis.exchange import (
     ExchangeRow,
     best_game_items,
+    declared_row,
     declarer_rows,
     talon_choice_items,
     talon_choice_row,
@@ -467,7 +468,7 @@ class PimcBot(Searching, SeatBot):
         self.announces = _announces(self.name, announce)
         self._contracts: dict[str, float] | None = None
         self._dealts: dict[tuple[int, tuple[Card, ...] | None], list[Dealt]] = {}
-        self._rows: dict[tuple[int, Seat, str], tuple[ExchangeRow, ...]] = {}
+        self._rows: dict[tuple[int, Seat, str], ExchangeRow] = {}
         self._take_rows: dict[tuple[int, Seat, str, tuple[Card, ...]], ExchangeRow] = {}
         self._nets: dict[tuple[object, ...], tuple[int, ...]] = {}
 
@@ -495,14 +496,13 @@ class PimcBot(Searching, SeatBot):
             self._dealts[key] = worlds
         return self._dealts[key]
 
-    def _world_rows(self, index: int, world: Dealt, declarer: Seat, contract: str) -> tuple[ExchangeRow, ...]:
-        """The exchange rows of ``contract`` in world ``index`` of the worlds
-        before the talon was seen, for ``declarer``, worked out once a game."""
+    def _declared_row(self, index: int, world: Dealt, declarer: Seat, contract: str) -> ExchangeRow:
+        """The row ``declarer`` of ``contract`` picks in world ``index`` of
+        the worlds before the talon was seen (:func:`declared_row`), worked
+        out once a game."""
         key = (index, declarer, contract)
         if key not in self._rows:
-            self._rows[key] = declarer_rows(
-                world, declarer, rules=self.rules, solver=self.searcher().solver, contracts=(contract,)
-            )
+            self._rows[key] = declared_row(world, declarer, contract, rules=self.rules, solver=self.searcher().solver)
         return self._rows[key]
 
     def _contract_means(self, knows: Knowledge) -> dict[str, float]:
@@ -574,8 +574,7 @@ class PimcBot(Searching, SeatBot):
         found = []
         for index, world in enumerate(self._worlds(knows, 1 if knows.take is None else 2)):
             if knows.take is None:
-                rows = self._world_rows(index, world, declarer, contract)
-                found.append((world, max(rows, key=lambda r: (_row_points(r), r.thirds)).exchange))
+                found.append((world, self._declared_row(index, world, declarer, contract).exchange))
             elif knows.lay_away is None:
                 found.append((world, self._take_row(index, world, declarer, contract, knows.take).exchange))
             else:

@@ -18,6 +18,7 @@ from kosolve.analysis.exchange import (
     Makeable,
     best_game_items,
     best_rows,
+    declared_row,
     declarer_rows,
     exchange_table,
     talon_choice_items,
@@ -172,6 +173,8 @@ def check_best_rows(dealt: Dealt, rules: Rules, solver: Solver) -> None:
             assert by_take == tuple(r.game_points for r in of_contract), (declarer, contract)
             for row in of_contract:
                 assert talon_choice_row(dealt, declarer, contract, row.take, rules=rules, solver=solver) == row
+            picked = max(of_contract, key=lambda r: (r.game_points, r.thirds))
+            assert declared_row(dealt, declarer, contract, rules=rules, solver=solver) == picked, (declarer, contract)
 
 
 @pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
