@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
+from kosolve.analysis.exchange import declared_row
 from kosolve.analysis.goals import TRICK_GOALS
 from kosolve.analysis.pool import WorkerPool
 from kosolve.analysis.report import Analyser, Options
@@ -237,10 +238,10 @@ def value_contracts(analyser: Analyser, item: tuple[Dealt, Seat, Rules]) -> tupl
     """The task for one world before the auction: each contract for the
     viewer as declarer with that world's best exchange (value only)."""
     dealt, declarer, rules = item
-    rows = analyser.analyse_contracts(dealt, declarer, rules)
     values = []
     for contract in CONTRACTS:
-        best = max((r for r in rows if r.contract == contract), key=lambda r: (r.game_points, r.thirds))
+        # The row he would pick, not every talon choice's best.
+        best = declared_row(dealt, declarer, contract, rules=rules, solver=analyser.solver)
         values.append(ContractValue(contract, best.thirds, best.won, game_item(contract, best.won, best.valat)))
     return tuple(values)
 
