@@ -308,7 +308,8 @@ class Analyser:
     @property
     def score_solver(self) -> ScoreSolver:
         if self._score_solver is None:
-            self._score_solver = ScoreSolver(tt_mb=self.budget.score_mb)
+            # Its frame's point searches share the points solver's table.
+            self._score_solver = ScoreSolver(tt_mb=self.budget.score_mb, points=self.solver)
         return self._score_solver
 
     def analyse(

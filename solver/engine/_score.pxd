@@ -82,7 +82,8 @@ cdef struct ScoreKey:
 
 cdef class ScoreSolver:
     cdef Table tt                       # the score entries: valid within one query
-    cdef Table points_tt                # the frame's point searches: valid across queries
+    cdef Table points_tt                # the frame's point searches: valid across queries (unused with points)
+    cdef readonly object points         # the Solver whose main table the frame searches on, or None
     cdef Table bird_tt[4]               # the frame's bird goal searches, one a bird
     cdef ScoreState state               # the query's
     cdef int leaf[LEAVES]               # the query's leaf table

@@ -1,5 +1,7 @@
 # Type stub of the compiled score-optimal search (solver/engine/_score.pyx).
 
+from kosolve.engine._search import Solver
+
 SCORE_TT_MB: float
 STEPS: int
 BIRD_BITS: int
@@ -16,7 +18,8 @@ def leaf_index(steps: int, birds: int, valat: int) -> int: ...
 
 class ScoreSolver:
     tt_mb: float
-    def __init__(self, tt_mb: float = ...) -> None: ...
+    points: Solver | None
+    def __init__(self, tt_mb: float = ..., points: Solver | None = ...) -> None: ...
     def solve(
         self,
         forehand: int,

@@ -64,6 +64,7 @@ Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
         31     1  age: the query that wrote it (entries of other queries do not count)
 """
 
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
@@ -77,13 +78,16 @@ from kosolve.engine._movegen cimport (
     settled_replies,
 )
 from kosolve.engine._position cimport position_problem
-from kosolve.engine._search cimport GOAL_BIRD, SearchState, init_search_state, search, set_search_goal
+from kosolve.engine._search cimport (
+    GOAL_BIRD, SearchState, init_search_state, search, set_search_goal, table_capsule_name,
+)
 from kosolve.engine._table cimport (
     NO_MOVE, Slot, Table, hint_card, move_hint, table_allocate, table_new_age, table_probe, table_release, table_stats,
     table_store,
 )
 from kosolve.engine._tt cimport TT_KEY_WORDS, TTKey, tt_key
 
+from kosolve.engine._search import Solver
 from kosolve.engine._table import MIN_TABLE_MB, TableSizeError, check_table_mb
 from kosolve.engine.errors import SearchInputError
 
@@ -499,6 +503,10 @@ cdef class ScoreSolver:
     half for its entries (valid within one query), a quarter for the point
     searches of its frame and a sixteenth for each bird's goal searches
     (these valid across queries, so reusing the solver keeps them warm).
+    Given a ``points`` :class:`~kosolve.engine._search.Solver`, the frame
+    searches on that solver's main table instead of a quarter of its own:
+    what the points solve of a position stored serves the net score of the
+    same position, and the other way round.
 
     ``leaf`` holds the net score of every finished hand (by
     :func:`leaf_index`); ``steps`` the declarer's thirds still needed for the win,
@@ -506,7 +514,7 @@ cdef class ScoreSolver:
     far.  Values are the declarer's net game points.
     """
 
-    def __cinit__(self, double tt_mb=SCORE_TT_MB):
+    def __cinit__(self, double tt_mb=SCORE_TT_MB, points=None):
         check_table_mb(tt_mb)
         if tt_mb < 16 * MIN_TABLE_MB:
             raise TableSizeError(f"the score search's tables take at least {16 * MIN_TABLE_MB * 1024:g} KB")
@@ -515,11 +523,17 @@ cdef class ScoreSolver:
         if self.frames == NULL or self.frame_query == NULL:
             raise MemoryError("cannot allocate the score search's frames")
         table_allocate(&self.tt, tt_mb / 2, SCORE_KEY_WORDS, True)
-        table_allocate(&self.points_tt, tt_mb / 4, TT_KEY_WORDS, False)
         for i in range(4):
             table_allocate(&self.bird_tt[i], tt_mb / 16, TT_KEY_WORDS, False)
         self.state.tt = &self.tt
-        self.state.points_tt = &self.points_tt
+        if points is None:
+            table_allocate(&self.points_tt, tt_mb / 4, TT_KEY_WORDS, False)
+            self.state.points_tt = &self.points_tt
+        else:
+            if not isinstance(points, Solver):
+                raise TypeError(f"points must be a Solver, not {type(points).__name__}")
+            self.points = points
+            self.state.points_tt = <Table*>PyCapsule_GetPointer(points._table_capsule(), table_capsule_name())
         self.state.bird_tt = self.bird_tt
         self.state.nodes = self.state.point_nodes = 0
         self.state.leaf = self.leaf
@@ -530,7 +544,8 @@ cdef class ScoreSolver:
 
     def __dealloc__(self):
         table_release(&self.tt)
-        table_release(&self.points_tt)
+        if self.points is None:
+            table_release(&self.points_tt)
         for i in range(4):
             table_release(&self.bird_tt[i])
         free(self.frames)
@@ -583,7 +598,7 @@ cdef class ScoreSolver:
                 self.frame_query[i] = 0
             self.state.query = 1
         table_new_age(&self.tt)
-        table_new_age(&self.points_tt)
+        table_new_age(self.state.points_tt)
         for i in range(4):
             table_new_age(&self.bird_tt[i])
         return 0
@@ -675,7 +690,7 @@ cdef class ScoreSolver:
         each), the score table's use (the keys of :attr:`Solver.stats
         <kosolve.engine._search.Solver.stats>`) and the point table's (the
         same keys behind ``points_``)."""
-        points = {f"points_{name}": figure for name, figure in table_stats(&self.points_tt).items()}
+        points = {f"points_{name}": figure for name, figure in table_stats(self.state.points_tt).items()}
         birds = [table_stats(&self.bird_tt[i]) for i in range(4)]
         return {
             "nodes": self.nodes,

@@ -61,3 +61,7 @@ cdef int thirds_in_play(SearchState* s) noexcept nogil
 
 cdef void value_cards(SearchState* root, int n, int8_t* moves, SearchState* children, int* gains,
                       int* values) noexcept nogil
+
+cdef inline const char* table_capsule_name() noexcept nogil:
+    """The name of the capsule that carries a Solver's main table to a ScoreSolver."""
+    return b"kosolve.engine.Table"

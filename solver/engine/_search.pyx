@@ -7,6 +7,7 @@ both sides.  :class:`Solver` owns the transposition table and is the Python
 face; everything under it runs without the GIL.
 """
 
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint64_t
 
 from kosolve.engine._bits cimport (
@@ -837,6 +838,13 @@ cdef class Solver:
         """Empty the transposition table (and the look-alike tables)."""
         table_clear(&self.tt)
         lookalike_clear(&self.lookalike)
+
+    def _table_capsule(self):
+        """The main table, for the point searches of a
+        :class:`~kosolve.engine._score.ScoreSolver` made with this solver
+        (its frame asks what this solver's searches store, and the other
+        way round); the score solver keeps this solver alive."""
+        return PyCapsule_New(<void*>&self.tt, table_capsule_name(), NULL)
 
     def value(self, Hand forehand, Hand dealer, int leader, int declarer, int led=NO_CARD, int guess=-1):
         """The declarer's future thirds with best play by both sides.  A

@@ -45,6 +45,9 @@ from kosolve.sampling.worlds import sample_worlds, world_space
 FORMAT_VERSION: Final = 1
 """The version of the JSON object :meth:`Odds.to_json` writes (docs/odds.md)."""
 DEFAULT_SAMPLES: Final = 200
+SOLVING_BLOCK: Final = 4096
+"""Worlds are handed to the workers in blocks of this many, each block in
+the order of the other seat's cards (:func:`_in_solving_order`)."""
 Z95: Final = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 Result = TypeVar("Result")
@@ -275,17 +278,47 @@ def odds(
     exact = space.worlds <= samples
     total = min(space.worlds, samples)
     # Drawn as the workers take them: a million worlds are never all in memory.
-    worlds = sample_worlds(view, samples, seed)
+    origin: list[int] = []
+    worlds = _in_solving_order(sample_worlds(view, samples, seed), 1 - view.view, origin)
     parts = _Parts()
     with WorkerPool(jobs, tt_mb, items=total) as pool:
         if view.before_auction:
             items_b = ((w, view.view, rules) for w in worlds if isinstance(w, Dealt))
-            results_b = _collect(pool.imap_unordered(value_contracts, items_b), total, progress, parts.contracts)
+            solved_b = ((origin[i], r) for i, r in pool.imap_unordered(value_contracts, items_b))
+            results_b = _collect(solved_b, total, progress, parts.contracts)
             return _auction_odds(view, space.worlds, exact, seed, rules, results_b)
         moves = view.to_move == view.view
         items_a = ((w, rules, moves, feasibility) for w in worlds if isinstance(w, Deal))
-        results_a = _collect(pool.imap_unordered(value_world, items_a), total, progress, parts.world)
+        solved_a = ((origin[i], r) for i, r in pool.imap_unordered(value_world, items_a))
+        results_a = _collect(solved_a, total, progress, parts.world)
         return _play_odds(view, space.worlds, exact, seed, rules, results_a)
+
+
+def _in_solving_order(worlds: Iterator[Deal | Dealt], other: Seat, origin: list[int]) -> Iterator[Deal | Dealt]:
+    """``worlds`` in blocks of :data:`SOLVING_BLOCK`, each sorted by the
+    ``other`` seat's cards read as a number, so that the top tarocks decide
+    first: worlds that follow each other share their high cards, and the
+    positions a worker's table holds from one serve the next
+    (docs/benchmarks-history.md, "Issue 31").  Appends to ``origin`` each
+    world's index in ``worlds``, in the order given."""
+    block: list[Deal | Dealt] = []
+
+    def sorted_block() -> Iterator[Deal | Dealt]:
+        start = len(origin)
+        order = sorted(range(len(block)), key=lambda i: _cards_of(block[i], other))
+        origin.extend(start + i for i in order)
+        yield from (block[i] for i in order)
+        block.clear()
+
+    for world in worlds:
+        block.append(world)
+        if len(block) == SOLVING_BLOCK:
+            yield from sorted_block()
+    yield from sorted_block()
+
+
+def _cards_of(world: Deal | Dealt, seat: Seat) -> int:
+    return world.held(seat) if isinstance(world, Dealt) else world.hands[seat]
 
 
 class _Parts:

@@ -647,9 +647,9 @@ def bench_net_scores(
     """The net score and a line of ``count`` whole deals of ``seed`` with
     random announcements (:func:`random_announcements`), and the points
     solve of each (every first card valued, as the whole-deal section does),
-    each the fastest of ``repeat`` runs with tables of their own kept warm
-    across the deals, as an analyser keeps them; both searches on one
-    thread.  ``step`` follows the last run."""
+    each the fastest of ``repeat`` runs with tables kept warm across the
+    deals, as an analyser keeps them (the score search's frame on the points
+    solver's table); both searches on one thread.  ``step`` follows the last run."""
     if not count:
         return NetScoreBench()
     rng = random.Random(seed)
@@ -657,7 +657,8 @@ def bench_net_scores(
     budget = TableBudget.split(tt_mb)
     best: list[ScoreTiming] = []
     for run in range(repeat):
-        points, by_score = new_solver(tt_mb), ScoreSolver(tt_mb=budget.score_mb)
+        points = new_solver(tt_mb)
+        by_score = ScoreSolver(tt_mb=budget.score_mb, points=points)
         for index, deal in enumerate(announced):
             solve_ms = solve(deal.position(), solver=points, with_line=False).stats.ms
             net = net_score(deal, solver=by_score, with_points_line=False)

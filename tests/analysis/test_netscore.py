@@ -19,8 +19,9 @@ from support.games import late_deal
 
 from kosolve.analysis.netscore import _build_leaf_table, _history, _leaf_table, net_score, net_score_at_least
 from kosolve.analysis.scoring import held_bonuses, settle
+from kosolve.analysis.solving import solve
 from kosolve.dealing import deal_game
-from kosolve.engine import MIN_TABLE_MB, ScoreSolver
+from kosolve.engine import MIN_TABLE_MB, ScoreSolver, Solver
 from kosolve.engine._testing import _py_root_key
 from kosolve.model.announcements import (
     ABSOLUT_THIRDS,
@@ -262,6 +263,30 @@ def test_a_leaf_table_is_not_kept_for_another_holding(name: str, cards: tuple[in
     assert _leaf_table(deal, _history(deal, deal.position()), Rules()) != _leaf_table(
         holding, _history(holding, holding.position()), Rules()
     )
+
+
+@pytest.mark.parametrize("tiny", fast_first([False, True]))
+def test_a_frame_on_the_points_solvers_table_agrees_with_settling(tiny: bool) -> None:
+    """The score search's frame searching on a points solver's table, as an
+    analyser makes it, with that solver's points solves of the same endings
+    between the scores (and its table tiny, so that entries are replaced):
+    each score is the brute force's."""
+    rng = random.Random(9700 + tiny)
+    points = Solver(tt_mb=MIN_TABLE_MB if tiny else 1)
+    shared = ScoreSolver(tt_mb=1, points=points)
+    assert shared.points is points
+    for index in range(MANY // 4):
+        rules = ALL_RULES[index % len(ALL_RULES)]
+        deal = random_ending(rng, rules)
+        expected = brute_force(deal, deal.position(), rules)
+        if index % 2:
+            solve(deal.position(), solver=points, with_line=False)
+        assert net_score(deal, rules=rules, solver=shared, with_points_line=False).score == expected, index
+
+
+def test_a_frame_table_from_anything_but_a_solver_is_refused() -> None:
+    with pytest.raises(TypeError, match="points must be a Solver"):
+        ScoreSolver(tt_mb=1, points=object())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("block", fast_first(range(3), keep=1))

@@ -19,7 +19,7 @@ from kosolve.model.cards import card_name, hand_names
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
 from kosolve.model.files import load_view
-from kosolve.model.game import CONTRACTS, seat_name
+from kosolve.model.game import CONTRACTS, Rules, seat_name
 from kosolve.model.view import SeatView
 from kosolve.sampling.odds import GOAL_NAMES, odds
 from kosolve.sampling.worlds import sample_worlds, world_space
@@ -169,4 +169,20 @@ def test_the_worlds_are_drawn_as_they_are_solved(monkeypatch: pytest.MonkeyPatch
     assert world_space(view).worlds > 10**9
     with pytest.raises(Enough):
         odds(view, 10**6, jobs=1, progress=first_only)
-    assert drawn == 1
+    assert drawn == kosolve.sampling.odds.SOLVING_BLOCK  # one block, put in solving order
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_worlds_solved_in_another_order_are_reported_in_theirs(monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """Blocks of 5 worlds, each solved in the order of the other's cards:
+    each world's value is reported at its own place."""
+    monkeypatch.setattr(kosolve.sampling.odds, "SOLVING_BLOCK", 5)
+    view = sampled_view()
+    result = odds(view, samples=12, seed=9, jobs=jobs, feasibility=False)
+    analyser = Analyser()
+    worlds = [w for w in sample_worlds(view, 12, seed=9) if isinstance(w, Deal)]
+    moves = view.to_move == view.view
+    expected = [kosolve.sampling.odds.value_world(analyser, (w, Rules(), moves, False)) for w in worlds]
+    assert list(result.values) == expected
+    hands = [w.hands[1 - view.view] for w in worlds]
+    assert hands[:5] != sorted(hands[:5]) or hands[5:10] != sorted(hands[5:10])  # an order to undo
