@@ -48,6 +48,10 @@ DEFAULT_SAMPLES: Final = 200
 SOLVING_BLOCK: Final = 4096
 """Worlds are handed to the workers in blocks of this many, each block in
 the order of the other seat's cards (:func:`_in_solving_order`)."""
+RUNS_A_WORKER: Final = 4
+"""Worlds after the play go to the workers in runs that follow each other
+in that order, about this many runs a worker (so that they finish
+together): each worker's table serves the next of its own worlds."""
 Z95: Final = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 Result = TypeVar("Result")
@@ -237,6 +241,13 @@ def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool, bool]) -> Wor
     return WorldValue(report.solution.thirds, tuple((m.card, m.thirds) for m in report.solution.moves), feasible)
 
 
+def value_worlds(analyser: Analyser, item: tuple[tuple[Deal, ...], Rules, bool, bool]) -> tuple[WorldValue, ...]:
+    """The task for a run of worlds after the play: :func:`value_world` of
+    each, one after the other on one analyser."""
+    run, rules, moves, goals = item
+    return tuple(value_world(analyser, (world, rules, moves, goals)) for world in run)
+
+
 def value_contracts(analyser: Analyser, item: tuple[Dealt, Seat, Rules]) -> tuple[ContractValue, ...]:
     """The task for one world before the auction: each contract for the
     viewer as declarer with that world's best exchange (value only)."""
@@ -288,10 +299,28 @@ def odds(
             results_b = _collect(solved_b, total, progress, parts.contracts)
             return _auction_odds(view, space.worlds, exact, seed, rules, results_b)
         moves = view.to_move == view.view
-        items_a = ((w, rules, moves, feasibility) for w in worlds if isinstance(w, Deal))
-        solved_a = ((origin[i], r) for i, r in pool.imap_unordered(value_world, items_a))
+        size = max(1, total // (RUNS_A_WORKER * pool.jobs))
+        runs = _runs((w for w in worlds if isinstance(w, Deal)), size)
+        items_a = ((run, rules, moves, feasibility) for run in runs)
+        solved_a = (
+            (origin[i * size + j], value)
+            for i, values in pool.imap_unordered(value_worlds, items_a)
+            for j, value in enumerate(values)
+        )
         results_a = _collect(solved_a, total, progress, parts.world)
         return _play_odds(view, space.worlds, exact, seed, rules, results_a)
+
+
+def _runs(worlds: Iterator[Deal], size: int) -> Iterator[tuple[Deal, ...]]:
+    """``worlds`` in tuples of ``size`` (the last may be shorter)."""
+    run: list[Deal] = []
+    for world in worlds:
+        run.append(world)
+        if len(run) == size:
+            yield tuple(run)
+            run = []
+    if run:
+        yield tuple(run)
 
 
 def _in_solving_order(worlds: Iterator[Deal | Dealt], other: Seat, origin: list[int]) -> Iterator[Deal | Dealt]:

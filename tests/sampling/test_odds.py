@@ -174,8 +174,9 @@ def test_the_worlds_are_drawn_as_they_are_solved(monkeypatch: pytest.MonkeyPatch
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_worlds_solved_in_another_order_are_reported_in_theirs(monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
-    """Blocks of 5 worlds, each solved in the order of the other's cards:
-    each world's value is reported at its own place."""
+    """Blocks of 5 worlds, each solved in the order of the other's cards,
+    in runs of 3 (one job) or 1 (two jobs) a worker: each world's value is
+    reported at its own place."""
     monkeypatch.setattr(kosolve.sampling.odds, "SOLVING_BLOCK", 5)
     view = sampled_view()
     result = odds(view, samples=12, seed=9, jobs=jobs, feasibility=False)
