@@ -143,6 +143,12 @@ cdef inline Hand goal_alone(SearchState* s) noexcept nogil:
     return bit(s.goal_card) if s.goal == GOAL_BIRD else 0
 
 
+cdef inline int goal_code(SearchState* s) noexcept nogil:
+    """The goal of a search as one number: its kind, bird, trick and
+    whether thirds count beside it."""
+    return ((s.goal * 64 + s.goal_card + 1) * 32 + s.goal_cards) * 2 + s.goal_points
+
+
 cdef inline int goal_detail(SearchState* s, Hand in_play) noexcept nogil:
     """Where a goal's bird stands among the 1-point tarocks in play (0 to 2):
     the table pattern counts those tarocks but does not say which is the bird."""
@@ -704,6 +710,7 @@ cdef class Solver:
     cdef readonly double tt_mb
     cdef readonly double goal_tt_mb
     cdef int _threads
+    cdef int last_goal              # the goal the goal table's entries are for (goal_code), or -1
     # The fewest cards in play (both hands and the card on the table) for
     # which the threads split the root; below it one thread searches alone,
     # since starting threads would cost more than they save.  The tests
@@ -716,6 +723,7 @@ cdef class Solver:
         self.goal_tt_mb = min(tt_mb, GOAL_TT_MB) if goal_tt_mb is None else goal_tt_mb
         table_allocate(&self.tt, tt_mb, TT_KEY_WORDS, False)
         table_allocate(&self.goal_tt, self.goal_tt_mb, TT_KEY_WORDS, True)
+        self.last_goal = -1
         lookalike_allocate(&self.lookalike)
         self.tt_mb = tt_mb
 
@@ -738,22 +746,29 @@ cdef class Solver:
         """Set up a goal query; return the null-window bound to test, or -1
         when the goal is out of reach before any search (the owner does not
         hold the bird, or its trick is past)."""
-        cdef int cards
+        cdef int cards, code
         if goal not in (GOAL_VALAT, GOAL_BIRD):
             raise SearchInputError(f"unknown goal {goal}")
         self._set(forehand, dealer, leader, owner, led)
-        table_new_age(&self.goal_tt)
         if goal == GOAL_BIRD:
             if not 32 <= bird <= 35 or not 13 <= trick <= 16:
                 raise SearchInputError("a bird goal names I, II, III or IV and its trick, 13 to 16")
+            set_search_goal(&self.state, GOAL_BIRD, bird, 17 - trick, need > 0)
+        else:
+            set_search_goal(&self.state, GOAL_VALAT, NO_CARD, 0, need > 0)
+        # The goal table's keys do not name the goal: its entries serve the
+        # queries of one goal (its bird, trick and whether thirds count),
+        # whatever their positions and targets, and no other.
+        code = goal_code(&self.state)
+        if code != self.last_goal:
+            table_new_age(&self.goal_tt)
+            self.last_goal = code
+        if goal == GOAL_BIRD:
             cards = popcount(self.state.hand[1 - leader])
             if not (self.state.hand[owner] >> bird & 1 or (led == bird and leader == owner)):
                 return -1
             if cards < 17 - trick:
                 return -1
-            set_search_goal(&self.state, GOAL_BIRD, bird, 17 - trick, need > 0)
-        else:
-            set_search_goal(&self.state, GOAL_VALAT, NO_CARD, 0, need > 0)
         return max(need, 0)
 
     @property
@@ -838,6 +853,7 @@ cdef class Solver:
         """Empty the transposition table (and the look-alike tables)."""
         table_clear(&self.tt)
         lookalike_clear(&self.lookalike)
+        self.last_goal = -1  # the next goal query starts from an empty goal table too
 
     def _table_capsule(self):
         """The main table, for the point searches of a

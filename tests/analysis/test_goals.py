@@ -70,13 +70,13 @@ def line_outcome(ending: Ending, owner: str, goal: str, line: list[str]) -> tupl
     return outcome, thirds
 
 
-def goal_problems(seed: int, count: int, solvers: list[Solver]) -> list[str]:
+def goal_problems(seed: int, count: int, solvers: list[Solver], goals: tuple[str, ...] = GOALS) -> list[str]:
     rng = random.Random(seed)
     problems = []
     for _ in range(count):
         ending = bird_ending(rng, rng.randint(1, 6))
         owner = rng.choice(SEATS)
-        goal = rng.choice(GOALS)
+        goal = rng.choice(goals)
         need = rng.choice([0, 0, rng.randint(1, 80)])
         expected = reference_goal(
             ending.forehand, ending.dealer, ending.leader, owner, ending.led, goal=goal, need=need
@@ -109,6 +109,16 @@ def warm() -> Iterator[Solver]:
 @pytest.mark.parametrize("seed", range(4))
 def test_goal_searches_agree_with_reference(seed: int, warm: Solver) -> None:
     problems = goal_problems(seed, 400, [warm, Solver(tt_mb=1), Solver(tt_mb=0.01)])
+    assert not problems, "\n".join(problems[:10])
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_one_goal_asked_again_and_again_agrees_with_reference(goal: str) -> None:
+    """One goal asked of many positions one after the other, as the
+    exchange table asks a bird of every lay-away: the goal table keeps its
+    entries from query to query (with and without thirds beside the goal)
+    and every answer is the reference's."""
+    problems = goal_problems(200 + GOALS.index(goal), 300, [Solver(tt_mb=1), Solver(tt_mb=0.01)], goals=(goal,))
     assert not problems, "\n".join(problems[:10])
 
 
