@@ -447,34 +447,6 @@ def declarer_rows(
     )
 
 
-def best_rows(
-    dealt: Dealt,
-    declarer: Seat,
-    *,
-    rules: Rules = DEFAULT_RULES,
-    solver: Solver | None = None,
-    contracts: tuple[str, ...] = CONTRACTS,
-) -> tuple[ExchangeRow, ...]:
-    """For each of ``contracts``, the row of :func:`declarer_rows` with
-    the most thirds (the first in talon order among the best).  All the
-    lay-aways of every talon choice are probed against one best so far,
-    so only the talon choices that reach it are valued, not each choice's
-    own best.
-
-    >>> from kosolve.model.files import load_dealt_file
-    >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
-    >>> rows = declarer_rows(dealt, FOREHAND)
-    >>> best_rows(dealt, FOREHAND) == tuple(
-    ...     max((r for r in rows if r.contract == c), key=lambda r: r.thirds) for c in CONTRACTS
-    ... )
-    True
-    """
-    searcher = _Searcher(solver or new_solver())
-    return tuple(
-        _best_row(searcher, _contract_options(searcher, dealt, declarer, c), declarer, c, rules) for c in contracts
-    )
-
-
 def best_game_items(
     dealt: Dealt,
     declarer: Seat,
@@ -483,8 +455,9 @@ def best_game_items(
     solver: Solver | None = None,
     contracts: tuple[str, ...] = CONTRACTS,
 ) -> tuple[int, ...]:
-    """For each of ``contracts``, the game item of its row in
-    :func:`best_rows`: what a bid asks, which is less than the row.  Where
+    """For each of ``contracts``, the game item of its row of
+    :func:`declarer_rows` with the most thirds (the first in talon order
+    among the best): what a bid asks, which is less than the row.  Where
     no lay-away can take every trick (one probe each, which fails at the
     first trick lost) the item is won or lost, and a lay-away that reaches
     the win decides it; only where one can take every trick is the row
@@ -492,7 +465,10 @@ def best_game_items(
 
     >>> from kosolve.model.files import load_dealt_file
     >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
-    >>> best_game_items(dealt, FOREHAND) == tuple(r.game_points for r in best_rows(dealt, FOREHAND))
+    >>> rows = declarer_rows(dealt, FOREHAND)
+    >>> best_game_items(dealt, FOREHAND) == tuple(
+    ...     max((r for r in rows if r.contract == c), key=lambda r: r.thirds).game_points for c in CONTRACTS
+    ... )
     True
     """
     searcher = _Searcher(solver or new_solver())
@@ -540,8 +516,9 @@ def declared_row(
     """The row of :func:`declarer_rows` a declarer of ``contract`` picks:
     the best game item, then the most thirds, the first in talon order
     among the best.  Where no lay-away can take every trick it is the row
-    with the most thirds (:func:`best_rows`), found without valuing each
-    talon choice's best.
+    with the most thirds, found with every lay-away of every talon choice
+    probed against one best so far, without valuing each talon choice's
+    best.
 
     >>> from kosolve.model.files import load_dealt_file
     >>> dealt = load_dealt_file("examples/dealt-open.json").dealt
@@ -643,7 +620,6 @@ __all__ = [
     "ExchangeTableError",
     "Makeable",
     "best_game_items",
-    "best_rows",
     "declared_row",
     "declarer_rows",
     "exchange_table",

@@ -17,7 +17,6 @@ from kosolve.analysis.exchange import (
     ExchangeTableError,
     Makeable,
     best_game_items,
-    best_rows,
     declared_row,
     declarer_rows,
     exchange_table,
@@ -157,14 +156,14 @@ def test_rows_match_brute_force_more(dealt: Dealt) -> None:
     check_rows(dealt, exchange_table(dealt), Rules())
 
 
-def check_best_rows(dealt: Dealt, rules: Rules, solver: Solver) -> None:
-    """Each contract's row with the most thirds, the first among the best,
-    and its game item; each talon choice's game item and row: what the
-    talon choices' rows (checked against the brute force above) say."""
+def check_rows_asked_alone(dealt: Dealt, rules: Rules, solver: Solver) -> None:
+    """The game item of each contract's row with the most thirds (the
+    first among the best); each talon choice's game item and row; the row
+    each contract's declarer picks: what the talon choices' rows (checked
+    against the brute force above) say."""
     for declarer in SEATS:
         rows = declarer_rows(dealt, declarer, rules=rules)
         expected = tuple(max((r for r in rows if r.contract == c), key=lambda r: r.thirds) for c in CONTRACTS)
-        assert best_rows(dealt, declarer, rules=rules, solver=solver) == expected, declarer
         items = tuple(r.game_points for r in expected)
         assert best_game_items(dealt, declarer, rules=rules, solver=solver) == items, declarer
         for contract in CONTRACTS:
@@ -178,25 +177,23 @@ def check_best_rows(dealt: Dealt, rules: Rules, solver: Solver) -> None:
 
 
 @pytest.mark.parametrize("seed", fast_first(range(6), keep=2))
-def test_best_rows_and_their_game_items(seed: int) -> None:
+def test_rows_asked_alone_are_the_tables(seed: int) -> None:
     solver = new_solver(BRUTE_MB)
     for index, dealt in enumerate(dealt_deals(400 + seed, 4)):
-        check_best_rows(dealt, Rules(win_thirds=106) if index % 2 else Rules(), solver)
-    check_best_rows(strong_tarocks(), Rules(), solver)
+        check_rows_asked_alone(dealt, Rules(win_thirds=106) if index % 2 else Rules(), solver)
+    check_rows_asked_alone(strong_tarocks(), Rules(), solver)
 
 
-def test_best_rows_against_the_brute_force() -> None:
+def test_declared_rows_against_the_brute_force() -> None:
     solver = new_solver(BRUTE_MB)
     for dealt in (strong_tarocks(), *dealt_deals(14, 1)):
-        for row in best_rows(dealt, FOREHAND):
-            brutes = [
-                brute_row(dealt, FOREHAND, row.contract, take, Rules(), solver)
-                for take in talon_choices(row.contract, dealt.talon)
-            ]
-            most = max(b.thirds for b in brutes)
-            takes = talon_choices(row.contract, dealt.talon)
-            first = next(take for take, b in zip(takes, brutes, strict=True) if b.thirds == most)
-            assert (row.thirds, row.take) == (most, first), row.contract
+        for contract in CONTRACTS:
+            takes = talon_choices(contract, dealt.talon)
+            brutes = [brute_row(dealt, FOREHAND, contract, take, Rules(), solver) for take in takes]
+            best = max((b.game_points, b.thirds) for b in brutes)
+            first = next(take for take, b in zip(takes, brutes, strict=True) if (b.game_points, b.thirds) == best)
+            row = declared_row(dealt, FOREHAND, contract)
+            assert ((row.game_points, row.thirds), row.take) == (best, first), contract
 
 
 def test_rows_under_the_106_option_and_a_shared_solver() -> None:
