@@ -192,8 +192,9 @@ def net_score(
 ) -> NetScore:
     """The score-optimal value of ``position`` (the deal after its play by
     default) for a whole game with piles, and a line that reaches it.  Pass
-    a ``solver`` to reuse its table; its entries count within one query
-    only, so the answer never depends on them.  ``with_points_line``
+    a ``solver`` to reuse its tables; its entries count only for queries
+    that score finished hands alike (docs/search.md), so the answer never
+    depends on them.  ``with_points_line``
     also scores a point-optimal line, to show where the two differ:
     ``points_line`` when given (the line a report shows; several lines may
     be best for points), else the one a search returns, on

@@ -152,9 +152,9 @@ MAX_BUDGET_MB: Final = MAX_TABLE_MB
 class TableBudget:
     """How the memory of a run's tables is split: a quarter for the goal
     table and a half for the score search's tables, each at most its useful
-    size (their entries count within one query only; the score search,
-    which needs far more positions than a points solve, is made only when a
-    deal needs it), the rest for the main table.  Each table rounds its
+    size (their entries count for one goal, or one way of scoring, only;
+    the score search, which needs far more positions than a points solve,
+    is made only when a deal needs it), the rest for the main table.  Each table rounds its
     share down to a power-of-two number of buckets, so together they never
     take more than the budget.
 

@@ -65,7 +65,7 @@ cdef struct ScoreState:
     const int* leaf         # the net score of each finished hand, by leaf index
     uint64_t nodes          # cards played in the score search
     uint64_t point_nodes    # cards played in the point searches the frame asks
-    Table* tt               # the table: entries of the current query only
+    Table* tt               # the table: entries of the queries that score finished hands alike
     Table* points_tt        # the point searches' table: bounds on future thirds, valid for every query
     Table* bird_tt          # the bird goal searches' tables, one a bird (I to IV), valid for every query
     bint framed             # whether the frame is used (off only to test the search without it)
@@ -81,7 +81,7 @@ cdef struct ScoreKey:
 
 
 cdef class ScoreSolver:
-    cdef Table tt                       # the score entries: valid within one query
+    cdef Table tt                       # the score entries: valid while the queries score alike
     cdef Table points_tt                # the frame's point searches: valid across queries (unused with points)
     cdef readonly object points         # the Solver whose main table the frame searches on, or None
     cdef Table bird_tt[4]               # the frame's bird goal searches, one a bird

@@ -61,7 +61,8 @@ Table entries, 32 bytes, two to a bucket (the slot is _table.pxd's):
         28     1  the lead that last raised the lower bound, as its index among the cards in play; -1 if none
         29     1  tag: the leader
         30     1  depth: cards in play when stored
-        31     1  age: the query that wrote it (entries of other queries do not count)
+        31     1  age: the queries it counts for: a query that scores finished hands as the one
+                  before keeps the age (ScoreSolver._set), any other starts a new one
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
@@ -500,7 +501,8 @@ cdef inline void play(ScoreState* s, int card) noexcept nogil:
 
 cdef class ScoreSolver:
     """The score-optimal search with tables of its own: ``tt_mb`` megabytes,
-    half for its entries (valid within one query), a quarter for the point
+    half for its entries (valid while the queries score finished hands
+    alike), a quarter for the point
     searches of its frame and a sixteenth for each bird's goal searches
     (these valid across queries, so reusing the solver keeps them warm).
     Given a ``points`` :class:`~kosolve.engine._search.Solver`, the frame

@@ -541,8 +541,8 @@ class PimcBot(Searching, SeatBot):
         for world in worlds:
             # Each talon half's game item, not its best lay-away: that only for the half taken.
             items = talon_choice_items(world, knows.seat, contract, rules=self.rules, solver=solver)
-            for take, item in zip(talon_choices(contract, world.talon), items, strict=True):
-                scores[_index(options, take)] += item
+            for half, item in zip(talon_choices(contract, world.talon), items, strict=True):
+                scores[_index(options, half)] += item
         choice = max(range(len(options)), key=lambda i: (scores[i], -i))
         take = options[choice]
         assert isinstance(take, tuple)

@@ -255,6 +255,7 @@ def test_a_leaf_table_is_not_kept_for_another_holding(name: str, cards: tuple[in
         hands[1 - deal.declarer] = other ^ (1 << taken) ^ (1 << given)
         holding = replace(deal, hands=(hands[0], hands[1]))
         # Nothing else the settlement reads may differ: the bonuses held.
+        assert deal.piles is not None and holding.piles is not None
         if held_bonuses(deal.hands, deal.piles, deal.laid) == held_bonuses(holding.hands, holding.piles, holding.laid):
             break
     for one in (deal, holding):
