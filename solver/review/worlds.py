@@ -142,8 +142,13 @@ def tasks(deal: Deal, judged: Sequence[Decision], rules: Rules, score: bool, inf
     for decision in judged:
         checked = _checked(movers, decision) if infer else ()
         yield WorldTask(replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score)
-        for world in sample_worlds(decision.view, decision.samples, decision.seed):
-            assert isinstance(world, Deal)
+        worlds = [w for w in sample_worlds(decision.view, decision.samples, decision.seed) if isinstance(w, Deal)]
+        # In the order of the other's cards, the top tarocks first, as the
+        # odds solve theirs (their sums are exactly rounded, so the order
+        # changes no verdict): the worlds that follow each other share
+        # their high cards, and a worker's table serves the next.
+        worlds.sort(key=lambda world: world.hands[1 - decision.seat])
+        for world in worlds:
             yield WorldTask(world, decision.legal, rules, score, checked)
 
 
