@@ -492,8 +492,8 @@ def talon_choice_items(
     """
     searcher = _Searcher(solver or new_solver())
     return tuple(
-        _game_item(searcher, [(take, tuple(searcher.options(dealt, declarer, take)))], declarer, contract, rules)
-        for take in talon_choices(contract, dealt.talon)
+        _game_item(searcher, [choice], declarer, contract, rules)
+        for choice in _contract_options(searcher, dealt, declarer, contract)
     )
 
 
