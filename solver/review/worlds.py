@@ -25,7 +25,7 @@ from kosolve.model.cards import Card, Hand, hand_cards, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import Position, Rules, Seat
 from kosolve.model.view import SeatView, view_of
-from kosolve.sampling.worlds import sample_worlds, world_space
+from kosolve.sampling.worlds import sample_worlds, solving_order, world_space
 
 INFER_DEPTH: Final = 4
 """With inference, how many of the other's last cards weigh a world."""
@@ -143,11 +143,9 @@ def tasks(deal: Deal, judged: Sequence[Decision], rules: Rules, score: bool, inf
         checked = _checked(movers, decision) if infer else ()
         yield WorldTask(replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score)
         worlds = [w for w in sample_worlds(decision.view, decision.samples, decision.seed) if isinstance(w, Deal)]
-        # In the order of the other's cards, the top tarocks first, as the
-        # odds solve theirs (their sums are exactly rounded, so the order
-        # changes no verdict): the worlds that follow each other share
-        # their high cards, and a worker's table serves the next.
-        worlds.sort(key=lambda world: world.hands[1 - decision.seat])
+        # Solved in order as the odds solve theirs; the sums are exactly
+        # rounded, so the order changes no verdict.
+        worlds.sort(key=lambda world: solving_order(world, 1 - decision.seat))
         for world in worlds:
             yield WorldTask(world, decision.legal, rules, score, checked)
 

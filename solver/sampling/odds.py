@@ -40,7 +40,7 @@ from kosolve.model.dealt import Dealt
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEATS, Rules, Seat, seat_name
 from kosolve.model.scoring import game_item
 from kosolve.model.view import SeatView
-from kosolve.sampling.worlds import sample_worlds, world_space
+from kosolve.sampling.worlds import sample_worlds, solving_order, world_space
 
 FORMAT_VERSION: Final = 1
 """The version of the JSON object :meth:`Odds.to_json` writes (docs/odds.md)."""
@@ -324,17 +324,15 @@ def _runs(worlds: Iterator[Deal], size: int) -> Iterator[tuple[Deal, ...]]:
 
 
 def _in_solving_order(worlds: Iterator[Deal | Dealt], other: Seat, origin: list[int]) -> Iterator[Deal | Dealt]:
-    """``worlds`` in blocks of :data:`SOLVING_BLOCK`, each sorted by the
-    ``other`` seat's cards read as a number, so that the top tarocks decide
-    first: worlds that follow each other share their high cards, and the
-    positions a worker's table holds from one serve the next
-    (docs/benchmarks-history.md, "Issue 31").  Appends to ``origin`` each
-    world's index in ``worlds``, in the order given."""
+    """``worlds`` in blocks of :data:`SOLVING_BLOCK`, each sorted by
+    :func:`~kosolve.sampling.worlds.solving_order` of the ``other`` seat.
+    Appends to ``origin`` each world's index in ``worlds``, in the order
+    given."""
     block: list[Deal | Dealt] = []
 
     def sorted_block() -> Iterator[Deal | Dealt]:
         start = len(origin)
-        order = sorted(range(len(block)), key=lambda i: _cards_of(block[i], other))
+        order = sorted(range(len(block)), key=lambda i: solving_order(block[i], other))
         origin.extend(start + i for i in order)
         yield from (block[i] for i in order)
         block.clear()
@@ -344,10 +342,6 @@ def _in_solving_order(worlds: Iterator[Deal | Dealt], other: Seat, origin: list[
         if len(block) == SOLVING_BLOCK:
             yield from sorted_block()
     yield from sorted_block()
-
-
-def _cards_of(world: Deal | Dealt, seat: Seat) -> int:
-    return world.held(seat) if isinstance(world, Dealt) else world.hands[seat]
 
 
 class _Parts:

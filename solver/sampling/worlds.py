@@ -68,7 +68,7 @@ from kosolve.model.cards import (
 )
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import DISCARD_SIZE, PERSONAL_SIZE, Dealt
-from kosolve.model.game import SEATS, TALON_SIZE, seat_name, trick_number_of
+from kosolve.model.game import SEATS, TALON_SIZE, Seat, seat_name, trick_number_of
 from kosolve.model.reprs import readable_repr
 from kosolve.model.view import FACE_DOWN, SeatView, play_problem
 
@@ -384,11 +384,21 @@ def sample_worlds(
     return random_worlds(view, n, seed, talon)
 
 
+def solving_order(world: Deal | Dealt, other: Seat) -> int:
+    """The key that puts worlds in the order to solve them in: the
+    ``other`` seat's cards (held, for a deal as dealt) read as a number,
+    so that the Skus and the top tarocks decide first.  Worlds that follow
+    each other so share their high cards, and the positions a table holds
+    from one serve the next (docs/benchmarks-history.md, "Issue 31")."""
+    return world.held(other) if isinstance(world, Dealt) else world.hands[other]
+
+
 __all__ = [
     "NoWorldError",
     "WorldSpace",
     "all_worlds",
     "random_worlds",
     "sample_worlds",
+    "solving_order",
     "world_space",
 ]
