@@ -32,10 +32,11 @@ from kosolve.play.arena import (
 from kosolve.play.bots import make_bot
 from kosolve.play.player import BotSpecError
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
+from kosolve.play.sprt import DEFAULT_ALPHA, DEFAULT_BETA, Hypotheses, SprtError, SprtState
 from kosolve.review.records import ARENA_KIND
 
 
-def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:
+def match_deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:
     """The match's deals: N from the realistic dealer, or the deals as dealt of a file."""
     # ASCII digits only: "²" is a digit to str.isdigit, not to int.
     if given.isascii() and given.isdigit():
@@ -66,17 +67,19 @@ def _deals(given: str, seed: int, rules: Rules) -> tuple[str, list[Dealt]]:
         raise InputError(f"--deals: {error}") from None
 
 
-def _seed(given: int | None, results: str) -> int:
+def match_seed(given: int | None, results: str, drawn: int | None = None) -> int:
     """The match's seed: the one given; else a resumed match's, from its
     results file's header; else one drawn at random.  The deals follow from
-    the seed, so only a seed nobody knows keeps them from a protocol bot."""
+    the seed, so only a seed nobody knows keeps them from a protocol bot.
+    ``drawn``, when given, stands for the one drawn (a ladder draws one
+    for all its new matches)."""
     if given is not None:
         return given
     question = read_question(results) or {}
     recorded = question.get("seed")
     if question.get("kind") == ARENA_KIND and isinstance(recorded, int):
         return recorded
-    return secrets.randbelow(MAX_SEED)
+    return secrets.randbelow(MAX_SEED) if drawn is None else drawn
 
 
 def render_summary(summary: MatchSummary) -> str:
@@ -91,7 +94,44 @@ def render_summary(summary: MatchSummary) -> str:
         )
     interval = "" if summary.ci95 is None else f" (95% interval {summary.ci95[0]:+.2f} to {summary.ci95[1]:+.2f})"
     lines.append(f"  A - B: {summary.mean_diff:+.2f} game points a deal{interval}; {summary.draws} deals drawn")
+    if summary.sprt is not None:
+        lines.append(render_sprt(summary.sprt))
     return "\n".join(lines + _bonus_table(summary))
+
+
+def render_sprt(state: SprtState) -> str:
+    """Where the sequential test stands, one line."""
+    asked = state.hypotheses
+    if state.accepted is None:
+        verdict = f"no decision after {state.deals} deals"
+    else:
+        lead = f"{asked.d0:+g} or less" if state.accepted == "H0" else f"{asked.d1:+g} or more"
+        verdict = f"{state.accepted} accepted after {state.deals} deals (A leads by {lead})"
+    return (
+        f"  SPRT H0 A - B <= {asked.d0:+g} against H1 >= {asked.d1:+g}"
+        f" (alpha {asked.alpha:g}, beta {asked.beta:g}): {verdict};"
+        f" LLR {state.llr:+.2f}, bounds {asked.lower:+.2f} and {asked.upper:+.2f}"
+    )
+
+
+def hypotheses_of(given: str | None, alpha: float | None, beta: float | None) -> Hypotheses | None:
+    """The sequential test of ``--sprt D0,D1 --alpha A --beta B``; None
+    without ``--sprt``."""
+    if given is None:
+        if alpha is not None or beta is not None:
+            raise InputError(f"{'--alpha' if alpha is not None else '--beta'} goes with --sprt D0,D1")
+        return None
+    parts = given.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        d0, d1 = (float(part) for part in parts)
+    except ValueError:
+        raise InputError(f"--sprt: {given!r} is not two numbers D0,D1 (game points a deal, 0,10 say)") from None
+    try:
+        return Hypotheses(d0, d1, DEFAULT_ALPHA if alpha is None else alpha, DEFAULT_BETA if beta is None else beta)
+    except SprtError as error:
+        raise InputError(f"--sprt: {error}") from None
 
 
 def _signed(points: int) -> str:
@@ -178,6 +218,25 @@ def _bonus_table(summary: MatchSummary) -> list[str]:
     "--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True, help="With --dask: deals a task."
 )
 @click.option(
+    "--sprt",
+    "sprt",
+    metavar="D0,D1",
+    help="Stop the match as soon as a sequential test decides between H0, A leads by D0 game points a deal or"
+    " less, and H1, by D1 or more (--deals is then the most it plays).",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    metavar="P",
+    help=f"With --sprt: the chance of accepting H1 when A leads by D0  [default: {DEFAULT_ALPHA}]",
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    metavar="P",
+    help=f"With --sprt: the chance of accepting H0 when A leads by D1  [default: {DEFAULT_BETA}]",
+)
+@click.option(
     "--summary-only",
     is_flag=True,
     help="Play nothing: print the summary of RESULTS.jsonl, of the match its header records (give no A and B).",
@@ -197,6 +256,9 @@ def arena_command(
     review: int,
     address: str | None,
     chunk: int,
+    sprt: str | None,
+    alpha: float | None,
+    beta: float | None,
     summary_only: bool,
     jobs: int | None,
     as_json: bool,
@@ -223,6 +285,12 @@ def arena_command(
     --summary-only -o RESULTS.jsonl prints the summary of a results file
     and plays nothing.
 
+    --sprt D0,D1 runs a sequential probability ratio test on the deals in
+    their order and stops the match as soon as it accepts H0 (A leads by
+    D0 game points a deal or less) or H1 (by D1 or more), with the error
+    rates --alpha and --beta; the summary says which, after how many
+    deals, the LLR and its bounds.
+
     \b
     Examples:
       kosolve arena pimc heuristic --deals 200 -o match.jsonl --jobs 2
@@ -230,12 +298,14 @@ def arena_command(
       kosolve arena pimc:samples=50 dd --deals games.jsonl -o m.jsonl --json
       kosolve arena pimc heuristic --deals 1000 -o m.jsonl --dask tcp://scheduler:8786
       kosolve arena random heuristic --deals 50 -o m.jsonl --defender-announcements --kontra
+      kosolve arena pimc heuristic --deals 2000 --sprt 0,10 -o m.jsonl
       kosolve arena --summary-only -o m.jsonl
     """
+    hypotheses = hypotheses_of(sprt, alpha, beta)
     if summary_only:
         if a is not None:
             raise click.UsageError("--summary-only reads the results file alone: give no bots")
-        _finish(results, _recorded_match(results), as_json)
+        _finish(results, _recorded_match(results), as_json, hypotheses)
         return
     if a is None or b is None:
         raise click.UsageError(f"Missing argument '{'A' if a is None else 'B'}'")
@@ -246,17 +316,27 @@ def arena_command(
             make_bot(spec, rules, move_time=move_time).close()
     except BotSpecError as error:
         raise InputError(str(error)) from None
-    seed = _seed(seed, results)
-    source, deals = _deals(given, seed, rules)
+    seed = match_seed(seed, results)
+    source, deals = match_deals(given, seed, rules)
     match = Match(a, b, seed, source, rules, move_time, review)
     try:
         with progress_bar("deals", quiet) as progress:
-            run_match(match, deals, results, jobs=jobs, dask=address, chunk=chunk, tt_mb=tt_mb, progress=progress)
+            run_match(
+                match,
+                deals,
+                results,
+                jobs=jobs,
+                dask=address,
+                chunk=chunk,
+                tt_mb=tt_mb,
+                progress=progress,
+                sprt=hypotheses,
+            )
     except ResultsError as error:
         raise InputError(str(error)) from None
     except (ClusterError, WriteError) as error:
         raise click.ClickException(str(error)) from None
-    _finish(results, match, as_json)
+    _finish(results, match, as_json, hypotheses)
 
 
 def _recorded_match(results: str) -> Match:
@@ -273,10 +353,11 @@ def _recorded_match(results: str) -> Match:
         raise InputError(f"{shown}: {error}") from None
 
 
-def _finish(results: str, match: Match, as_json: bool) -> None:
-    """Print the summary of the whole results file."""
+def _finish(results: str, match: Match, as_json: bool, sprt: Hypotheses | None = None) -> None:
+    """Print the summary of the whole results file, with where the
+    sequential test of ``sprt`` stands on it when asked."""
     try:
-        summary = summarise(read_results(results), match)
+        summary = summarise(read_results(results), match, sprt)
     except ResultsError as error:
         raise InputError(str(error)) from None
     except (KeyError, IndexError, TypeError, ValueError) as error:

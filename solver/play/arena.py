@@ -33,7 +33,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from types import TracebackType
 from typing import Any, Final
@@ -43,7 +43,7 @@ from kosolve.analysis.postmortem import postmortem
 from kosolve.analysis.report import Analyser
 from kosolve.analysis.solving import DEFAULT_BUDGET_MB
 from kosolve.batch.cluster import DEFAULT_CHUNK, cluster
-from kosolve.batch.results import ResultsError, ResultsFile
+from kosolve.batch.results import ResultsError, ResultsFile, read_results
 from kosolve.batch.tasks import Key
 from kosolve.dealing import deal_as_dealt
 from kosolve.model.announcements import ANNOUNCEMENTS
@@ -58,6 +58,7 @@ from kosolve.play.bots import make_bot
 from kosolve.play.game import Game
 from kosolve.play.player import Bot, Forfeit, ask
 from kosolve.play.protocol import DEFAULT_MOVE_TIME
+from kosolve.play.sprt import Hypotheses, Sprt, SprtState
 from kosolve.review.judging import review
 from kosolve.review.records import ARENA_KIND, RecordError, rules_of
 from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy
@@ -327,10 +328,50 @@ class DealRecord:
             "points": dict(zip(SIDES, self.points, strict=True)),
         }
 
+    @property
+    def difference(self) -> int:
+        """A's game points less B's over the deal: what a duplicate match measures."""
+        return self.points[0] - self.points[1]
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DealRecord:
         first, second = (GameRecord.from_json(game) for game in data["games"])
         return cls(data["deal"], (first, second), (data["points"]["a"], data["points"]["b"]))
+
+
+def deal_records(records: Iterable[Mapping[str, Any]]) -> dict[int, DealRecord]:
+    """The deals' records of a results file's lines, by deal number."""
+    return {r["line"]: DealRecord.from_json(r["report"]) for r in records if isinstance(r.get("report"), dict)}
+
+
+class _InOrder:
+    """A sequential test fed the deals in their order, whichever order they
+    finish in: a deal waits until every deal before it is in.  The deals
+    decide in the same order for any number of jobs, so the test stops a
+    match at the same deal however it was played, and again at the same
+    deal when the results file is read later."""
+
+    def __init__(self, hypotheses: Hypotheses, deals: Mapping[int, DealRecord]) -> None:
+        self.test = Sprt(hypotheses)
+        self._waiting: dict[int, int] = {}
+        self._next = 1
+        for number, deal in deals.items():
+            self.add(number, deal.difference)
+
+    def add(self, number: int, difference: int) -> SprtState:
+        """Take deal ``number``'s difference; where the test stands."""
+        self._waiting[number] = difference
+        while self.test.state.accepted is None and self._next in self._waiting:
+            self.test.update(self._waiting.pop(self._next))
+            self._next += 1
+        return self.test.state
+
+
+def sequential_test(records: Iterable[Mapping[str, Any]], hypotheses: Hypotheses) -> SprtState:
+    """The sequential test of ``hypotheses`` on a match's records (a
+    results file's lines, in any order), the deals fed in their order up
+    to the first missing: where it stands, decided or not."""
+    return _InOrder(hypotheses, deal_records(records)).test.state
 
 
 def play_deal(
@@ -422,6 +463,16 @@ def _check_played(done: Mapping[Key, str | None], deals: Sequence[Dealt], match:
             )
 
 
+def deals_to_play(match: Match, deals: Sequence[Dealt], results: str) -> int:
+    """How many of ``deals`` the ``results`` file of ``match`` has yet to
+    play: the file opened as :func:`run_match` opens it (made with its
+    header when there is none), so that a file that cannot be resumed is
+    refused (:class:`ResultsError`) before anything is played."""
+    with ResultsFile(results, "line", match) as file:
+        _check_played(file.done, deals, match, results)
+        return sum(number not in file.done for number in range(1, len(deals) + 1))
+
+
 def run_match(
     match: Match,
     deals: Sequence[Dealt],
@@ -432,14 +483,24 @@ def run_match(
     chunk: int = DEFAULT_CHUNK,
     tt_mb: float = DEFAULT_BUDGET_MB,
     progress: Callable[[int, int], None] | None = None,
+    sprt: Hypotheses | None = None,
 ) -> list[dict[str, object]]:
     """Play every deal not yet in the ``results`` file (numbered from 1),
     on ``jobs`` processes here or on the Dask cluster at ``dask``
     (``chunk`` deals a task), writing each line as it finishes; the lines
-    written now."""
-    written = []
+    written now.  With ``sprt`` the deals feed its sequential test in
+    their order, those of the file first, and the match stops as soon as
+    the test decides (:func:`sequential_test` reads the same from the
+    file): the deals in flight are finished and left out, the file keeps
+    every line written, and the same call again plays nothing."""
+    written: list[dict[str, object]] = []
     with ResultsFile(results, "line", match) as file, contextlib.ExitStack() as stack:
         _check_played(file.done, deals, match, results)
+        test = None
+        if sprt is not None:
+            test = _InOrder(sprt, deal_records(read_results(results)))
+            if test.test.state.accepted is not None:
+                return written
         todo = [(match, dealt, number) for number, dealt in enumerate(deals, start=1) if number not in file.done]
         # With one job the bots play in this process: they stop at the end,
         # interrupted or not.  A worker's stop with it, however it ends
@@ -456,6 +517,16 @@ def run_match(
             written.append(line)
             if progress is not None:
                 progress(done, len(todo))
+            if test is not None:
+                number = line["line"]
+                assert isinstance(number, int)
+                report = line["report"]
+                assert isinstance(report, dict)
+                if test.add(number, DealRecord.from_json(report).difference).accepted is not None:
+                    # Leaving the pool cancels the deals not started and
+                    # waits for those being played (the cluster's go with
+                    # its client): their lines are not written.
+                    break
     return written
 
 
@@ -528,6 +599,8 @@ class MatchSummary:
     """A's mean game points per deal less B's."""
     ci95: tuple[float, float] | None
     draws: int
+    sprt: SprtState | None = None
+    """Where the sequential test asked of the match stands (None: none asked)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -538,6 +611,7 @@ class MatchSummary:
             "mean_diff": round(self.mean_diff, 4),
             "ci95": None if self.ci95 is None else [round(x, 4) for x in self.ci95],
             "draws": self.draws,
+            **({} if self.sprt is None else {"sprt": self.sprt.to_json()}),
         }
 
 
@@ -597,9 +671,11 @@ def _count_game(game: GameRecord, tallies: tuple[_Tally, _Tally]) -> None:
             tally.points[source] += item["points"] if seat == to else -item["points"]
 
 
-def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummary:
-    """The summary of a match's records (a results file's, in any order)."""
-    deals = [DealRecord.from_json(r["report"]) for r in records if isinstance(r.get("report"), dict)]
+def summarise(records: Sequence[Mapping[str, Any]], match: Match, sprt: Hypotheses | None = None) -> MatchSummary:
+    """The summary of a match's records (a results file's, in any order),
+    with where the sequential test of ``sprt`` stands on them when asked."""
+    by_number = deal_records(records)
+    deals = list(by_number.values())
     points: dict[str, list[int]] = {side: [] for side in SIDES}
     counts: dict[tuple[str, str], list[list[int]]] = {(side, key): [] for side in SIDES for key in ("dd", "knew")}
     forfeits = {side: 0 for side in SIDES}
@@ -615,7 +691,7 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummar
                 if judged:
                     for seat, side in zip(SEAT_NAMES, order, strict=True):
                         counts[(side, key)].append(judged[seat])
-    diffs = [a - b for a, b in zip(points["a"], points["b"], strict=True)]
+    diffs = [deal.difference for deal in deals]
     n = len(diffs)
     difference = estimate(diffs, exact=False) if n else None
     wins = {"a": sum(d > 0 for d in diffs), "b": sum(d < 0 for d in diffs)}
@@ -637,7 +713,8 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match) -> MatchSummar
 
     mean = 0.0 if difference is None else difference.mean
     ci95 = None if difference is None else difference.ci95
-    return MatchSummary(n, bot("a"), bot("b"), mean, ci95, diffs.count(0))
+    test = None if sprt is None else _InOrder(sprt, by_number).test.state
+    return MatchSummary(n, bot("a"), bot("b"), mean, ci95, diffs.count(0), test)
 
 
 __all__ = [
@@ -653,11 +730,14 @@ __all__ = [
     "Match",
     "MatchSummary",
     "Players",
+    "deal_records",
     "dealer_deal",
+    "deals_to_play",
     "file_deals",
     "play_chunk",
     "play_deal",
     "play_game",
     "run_match",
+    "sequential_test",
     "summarise",
 ]

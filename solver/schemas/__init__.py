@@ -2,8 +2,8 @@
 it writes, shipped with the package as ``kosolve/schemas/NAME.schema.json``
 (docs/json.md, "Schemas"): ``deal`` (play files and deals as dealt),
 ``view``, ``report`` (``kosolve --json``), ``exchange``, ``odds``,
-``review``, ``batch`` (a results line) and ``arena`` (an arena's results
-line).  Each ``$id`` is ``urn:kosolve:schema:NAME:VERSION``; a change that
+``review``, ``batch`` (a results line), ``arena`` (an arena's results
+line) and ``ladder`` (``kosolve ladder --json``).  Each ``$id`` is ``urn:kosolve:schema:NAME:VERSION``; a change that
 breaks a reader gets a new version.  Validating needs the ``jsonschema``
 package (in the test extra); reading the schemas does not.
 
@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-NAMES: Final = ("deal", "view", "report", "exchange", "odds", "review", "batch", "arena")
+NAMES: Final = ("deal", "view", "report", "exchange", "odds", "review", "batch", "arena", "ladder")
 """The schemas, by name."""
 
 
@@ -45,6 +45,8 @@ def kind_of_output(data: dict[str, Any]) -> str | None:
         return "odds"
     if "value" in data and "moves" in data:
         return "report"
+    if "ratings" in data and "matches" in data:
+        return "ladder"
     return None
 
 
