@@ -15,6 +15,7 @@ from kosolve.cli.running import progress_bar
 from kosolve.model.game import Rules
 from kosolve.render.odds import render_odds
 from kosolve.render.text import style_for
+from kosolve.sampling.inference import DEFAULT_DEPTH, Inference
 from kosolve.sampling.odds import odds
 
 
@@ -28,6 +29,15 @@ from kosolve.sampling.odds import odds
     show_default=True,
     help="Say how often each player can still force each bird and the Valat (after the play; the dearer part).",
 )
+@click.option(
+    "--infer",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    metavar="W",
+    help=f"Weigh the worlds by the other's play (docs/inference.md): a world counts W times less for each of his"
+    f" last {DEFAULT_DEPTH} cards that lost value double dummy in it (1: every world alike; before the auction a view"
+    " holds no calls, so nothing changes).",
+)
 @json_option
 @tt_mb_option
 @quiet_option("No progress bar.")
@@ -38,6 +48,7 @@ def odds_command(
     seed: int,
     jobs: int | None,
     feasibility: bool,
+    infer: float | None,
     as_json: bool,
     tt_mb: float,
     quiet: bool,
@@ -57,18 +68,34 @@ def odds_command(
     contract's chance to win and mean game points, each world with its
     best talon choice and lay-away.
 
+    With --infer W the worlds after the play are weighted by how likely the
+    other's last cards are in each (docs/inference.md), and the figures
+    are weighted means.
+
     \b
     Examples:
       kosolve odds examples/views/trick4.json
       kosolve odds --samples 1000 --seed 7 --jobs 2 view.json
       kosolve odds --no-feasibility view.json   # the cards only, faster
       kosolve odds --json examples/views/auction.json
+      kosolve odds --infer 0.5 view.json   # weigh the worlds by his play
       kosolve view examples/played.json --seat dealer --at 4 | kosolve odds -
     """
     name, view = load_seat_view(file)
     check_view(name, view, rules)
     with progress_bar("worlds", quiet) as progress:
-        result = odds(view, samples, seed, jobs, rules=rules, tt_mb=tt_mb, feasibility=feasibility, progress=progress)
+        inference = None if infer is None else Inference(card_weight=infer)
+        result = odds(
+            view,
+            samples,
+            seed,
+            jobs,
+            rules=rules,
+            tt_mb=tt_mb,
+            feasibility=feasibility,
+            progress=progress,
+            inference=inference,
+        )
     if as_json:
         click.echo(json.dumps({"file": name, **result.to_json()}))
     else:

@@ -75,15 +75,33 @@ def _cards_lines(view: SeatView, style: Style) -> list[str]:
     return columns(rows)
 
 
-def _worlds_line(result: Odds) -> str:
+def _worlds_lines(result: Odds) -> list[str]:
     if result.exact:
         if result.worlds == 1:
-            return "1 world fits the view: solved, so the figures are exact."
-        return f"{result.worlds:,} worlds fit the view: every one solved, so the figures are exact."
-    return (
-        f"{result.samples:,} of the {result.worlds:,} worlds that fit the view, drawn at random (seed {result.seed});"
-        " the intervals are 95% confidence intervals."
-    )
+            lines = ["1 world fits the view: solved, so the figures are exact."]
+        else:
+            lines = [f"{result.worlds:,} worlds fit the view: every one solved, so the figures are exact."]
+    else:
+        lines = [
+            f"{result.samples:,} of the {result.worlds:,} worlds that fit the view, drawn at random"
+            f" (seed {result.seed}); the intervals are 95% confidence intervals."
+        ]
+    return lines + _inference_lines(result)
+
+
+def _inference_lines(result: Odds) -> list[str]:
+    """What the worlds were weighted by, with --infer."""
+    model = result.inference
+    if model is None:
+        return []
+    if result.view.before_auction:
+        return ["Inference asked for, but a view before the auction holds no calls: every world counts alike."]
+    assert result.effective_samples is not None
+    return [
+        f"Weighted by the other's play: a world counts {model.card_weight:g} times for each of his last"
+        f" {model.depth} cards that lost value double dummy in it (docs/inference.md);"
+        f" as many as {result.effective_samples:,.1f} equally weighted worlds."
+    ]
 
 
 def _play_odds_lines(result: Odds, style: Style) -> list[str]:
@@ -136,7 +154,7 @@ def render_odds(file: str, result: Odds, style: Style) -> str:
             f"Played, {counted(len(view.play), 'card')}:",
             *trick_lines(view.tricks, style),
         ]
-    lines += ["", _worlds_line(result)]
+    lines += ["", *_worlds_lines(result)]
     lines += _auction_lines(result) if view.before_auction else _play_odds_lines(result, style)
     return "\n".join(lines)
 

@@ -73,6 +73,7 @@ from kosolve.review.choices import (
 from kosolve.review.results import CardJudgement, DecisionJudgement, MoveJudgement, Review, ReviewStats
 from kosolve.review.statistics import interval, weighted_sum
 from kosolve.review.worlds import Decision, WorldMoves, WorldTask, decisions, judge_world, tasks
+from kosolve.sampling.inference import Inference
 from kosolve.sampling.odds import DEFAULT_SAMPLES
 
 
@@ -105,8 +106,10 @@ def review(
     gives it with ``taken`` rather than a file to read it back from).
     With ``infer`` below 1 a world counts ``infer`` times less for each of
     the other's last :data:`~kosolve.review.worlds.INFER_DEPTH` cards that lost value double dummy
-    in it (inference from his play; 1, the default, weighs every world
-    alike).  ``progress(done, total)`` is called as worlds are solved.  Raises
+    in it (inference from his play by the model of
+    :mod:`~kosolve.sampling.inference`, its ``card_weight``; 1, the
+    default, weighs every world alike).  ``progress(done, total)`` is
+    called as worlds are solved.  Raises
     :class:`ReviewError` for a review the deal cannot have,
     :class:`~kosolve.model.view.SeatViewError` for a deal that gives no
     seat view, and :class:`~kosolve.sampling.worlds.NoWorldError` when a
@@ -128,6 +131,7 @@ def review(
     if deal.play and start >= len(deal.play):
         raise ReviewError(f"{start} leaves no card to judge: the play has {len(deal.play)} cards", "start", given=True)
     check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
+    inference = Inference(card_weight=infer)
     started = time.perf_counter()
     cards = decisions(deal, start, samples, seed, taken)
     made: list[Choice] = choices(file, rules) if isinstance(file, DealtFile) and before_play else []
@@ -139,7 +143,8 @@ def review(
     total = sum(group_sizes) + sum(sizes)
     found: list[WorldMoves | GroupValues | None] = [None] * total
     with WorkerPool(jobs, tt_mb, items=total) as pool:
-        items = _items(file, made, shared, seed, rules, tasks(deal, judged, rules, score, infer < 1))
+        weighing = inference if inference.weighs_cards else None
+        items = _items(file, made, shared, seed, rules, tasks(deal, judged, rules, score, weighing))
         for done, (index, value) in enumerate(pool.imap_unordered(_task, items)):
             found[index] = value
             if progress is not None:
@@ -152,7 +157,7 @@ def review(
     by_index, first = {}, 0
     for decision, size in zip(judged, sizes, strict=True):
         values = results[first : first + size]
-        by_index[decision.index] = _judge(decision, deal.declarer, rules, score, infer, values)
+        by_index[decision.index] = _judge(decision, deal.declarer, rules, score, inference, values)
         first += size
     nodes = sum(v.nodes for v in results) + sum(v.nodes for v in group_values)
     stats = ReviewStats(total, nodes, (time.perf_counter() - started) * 1000)
@@ -246,13 +251,13 @@ def _measure(value: WorldMoves, score: bool) -> tuple[int, ...]:
 
 
 def _judge(
-    decision: Decision, declarer: Seat, rules: Rules, score: bool, infer: float, values: list[WorldMoves]
+    decision: Decision, declarer: Seat, rules: Rules, score: bool, inference: Inference, values: list[WorldMoves]
 ) -> CardJudgement:
     """The verdict on one card from the dealt world's values and the worlds'."""
     dealt, worlds = values[0], values[1:]
     exact = decision.samples == decision.worlds
     sign = 1 if decision.seat == declarer else -1
-    weights = [infer**w.blunders for w in worlds]
+    weights = [inference.weight(w.blunders) for w in worlds]
     total = math.fsum(weights)
     measure = [_measure(w, score) for w in worlds]
     dd = _measure(dealt, score)

@@ -7,7 +7,9 @@ seed ``seed + i`` (:func:`~kosolve.sampling.worlds.sample_worlds`, the
 worlds ``kosolve odds --seed SEED+i`` draws from that view).  A decision's
 tasks are the world that was dealt, then those worlds; a worker values the
 mover's legal cards in each (:func:`judge_world`) and, with inference,
-checks the other's last :data:`INFER_DEPTH` cards in it.
+counts the other's last :data:`INFER_DEPTH` cards that lost value in it
+(:meth:`~kosolve.sampling.inference.Inference.card_blunders`, the one
+owner of the model, docs/inference.md).
 """
 
 from __future__ import annotations
@@ -19,16 +21,17 @@ from typing import Final
 
 from kosolve.analysis.netscore import net_scores_after
 from kosolve.analysis.report import Analyser
-from kosolve.analysis.solving import search_args, solve
-from kosolve.engine import Solver
+from kosolve.analysis.solving import solve
 from kosolve.model.cards import Card, Hand, hand_cards, mask_of
 from kosolve.model.deal import Deal
-from kosolve.model.game import Position, Rules, Seat
+from kosolve.model.game import Rules, Seat
 from kosolve.model.view import SeatView, view_of
+from kosolve.sampling.inference import DEFAULT_DEPTH, Inference
 from kosolve.sampling.worlds import sample_worlds, solving_order, world_space
 
-INFER_DEPTH: Final = 4
-"""With inference, how many of the other's last cards weigh a world."""
+INFER_DEPTH: Final = DEFAULT_DEPTH
+"""With inference, how many of the other's last cards weigh a world: the
+model's (:data:`~kosolve.sampling.inference.DEFAULT_DEPTH`)."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +51,14 @@ class WorldMoves:
 @dataclass(frozen=True)
 class WorldTask:
     """One world of one decision, as a worker takes it: the world (its play
-    up to the decision), the mover's legal ``cards``, and ``checked``, the
-    indexes of the other's earlier cards whose double-dummy cost weighs the
-    world (``infer``)."""
+    up to the decision), the mover's legal ``cards``, and with
+    ``inference`` the other's last cards are checked in it."""
 
     deal: Deal
     cards: tuple[Card, ...]
     rules: Rules
     score: bool
-    checked: tuple[int, ...] = ()
+    inference: Inference | None = None
 
 
 def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
@@ -65,10 +67,7 @@ def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
     checked cards lost value double dummy in this world."""
     deal, cards, rules = task.deal, task.cards, task.rules
     started = time.perf_counter()
-    # One walk of the world's play gives the checked cards' positions too;
-    # without them, the copies of a walk are work for nothing.
-    walk = list(deal.positions()) if task.checked else [deal.position()]
-    position = walk[-1]
+    position = deal.position()
     solver = analyser.solver
     nodes_before = solver.stats["nodes"]
     solution = solve(position, solver=solver, rules=rules, with_moves=True, with_line=False)
@@ -79,23 +78,12 @@ def judge_world(analyser: Analyser, task: WorldTask) -> WorldMoves:
         results = net_scores_after(deal, position, cards, rules=rules, solver=analyser.score_solver)
         net = tuple(result.score for result in results)
         score_nodes = sum(result.nodes for result in results)
-    blunders = sum(not _kept_value(solver, walk[index], walk[index + 1]) for index in task.checked)
+    blunders = 0
+    if task.inference is not None:
+        blunders = task.inference.card_blunders(deal, 1 - position.turn, solver, rules)
     ms = (time.perf_counter() - started) * 1000
     nodes = solver.stats["nodes"] - nodes_before + score_nodes
     return WorldMoves(tuple(values[card] for card in cards), net, nodes, ms, blunders)
-
-
-def _kept_value(solver: Solver, before: Position, after: Position) -> bool:
-    """Whether the card played from ``before`` to ``after`` kept the
-    double-dummy value (a forced card always does)."""
-    return _final(solver, before) == _final(solver, after)
-
-
-def _final(solver: Solver, position: Position) -> int:
-    """The declarer's final thirds with best play from ``position``."""
-    if position.is_over():
-        return position.declarer_thirds()
-    return position.declarer_thirds() + solver.value(*search_args(position))
 
 
 @dataclass(frozen=True)
@@ -135,26 +123,19 @@ def decisions(deal: Deal, start: int, samples: int, seed: int, taken: Hand | Non
     return found
 
 
-def tasks(deal: Deal, judged: Sequence[Decision], rules: Rules, score: bool, infer: bool) -> Iterator[WorldTask]:
+def tasks(
+    deal: Deal, judged: Sequence[Decision], rules: Rules, score: bool, inference: Inference | None
+) -> Iterator[WorldTask]:
     """Each decision's world that was dealt, then its worlds, as the pool
-    takes them; with ``infer``, each world checks the other's last cards."""
-    movers = [position.turn for position in deal.positions()] if infer else []
+    takes them; with ``inference``, each world checks the other's last cards."""
     for decision in judged:
-        checked = _checked(movers, decision) if infer else ()
         yield WorldTask(replace(deal, play=deal.play[: decision.index]), decision.legal, rules, score)
         worlds = [w for w in sample_worlds(decision.view, decision.samples, decision.seed) if isinstance(w, Deal)]
         # Solved in order as the odds solve theirs; the sums are exactly
         # rounded, so the order changes no verdict.
         worlds.sort(key=lambda world: solving_order(world, 1 - decision.seat))
         for world in worlds:
-            yield WorldTask(world, decision.legal, rules, score, checked)
-
-
-def _checked(movers: Sequence[Seat], decision: Decision) -> tuple[int, ...]:
-    """The indexes of the other's last :data:`INFER_DEPTH` cards before the
-    decision, ``movers`` the seat to play before each card."""
-    theirs = [index for index in range(decision.index) if movers[index] != decision.seat]
-    return tuple(theirs[-INFER_DEPTH:])
+            yield WorldTask(world, decision.legal, rules, score, inference)
 
 
 __all__ = ["INFER_DEPTH", "Decision", "WorldMoves", "WorldTask", "decisions", "judge_world", "tasks"]

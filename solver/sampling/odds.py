@@ -9,6 +9,13 @@ player.  Before the auction: for the viewer as declarer, each contract's
 probability of winning and its mean game points, each world valued with
 its own best talon choice and lay-away.
 
+With an :class:`~kosolve.sampling.inference.Inference` each world after
+the play is weighted by how likely the other's last cards are in it
+(docs/inference.md), in the worker that solves it, and every figure is a
+weighted mean; its interval counts the worlds by the weights' effective
+sample size (:func:`estimate`).  A view before the auction holds no calls,
+so there the worlds stay unweighted.
+
 The values come from the library's orchestration, one
 :class:`~kosolve.analysis.report.Analyser` per worker
 (:class:`~kosolve.analysis.pool.WorkerPool`); the worlds are drawn in
@@ -25,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, TypeVar
 
 from kosolve.analysis.exchange import declared_row
@@ -40,6 +47,7 @@ from kosolve.model.dealt import Dealt
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEATS, Rules, Seat, seat_name
 from kosolve.model.scoring import game_item
 from kosolve.model.view import SeatView
+from kosolve.sampling.inference import Inference
 from kosolve.sampling.worlds import sample_worlds, solving_order, world_space
 
 FORMAT_VERSION: Final = 1
@@ -64,11 +72,15 @@ GOAL_NAMES: Final = tuple(goal.name for goal in TRICK_GOALS)
 class WorldValue:
     """What one world after the play is worth: the declarer's final thirds
     with best play, after each legal card of the viewer (when he is to
-    move), and which trick goals each player can force there."""
+    move), which trick goals each player can force there, and with
+    inference its weight by the other's cards."""
 
     thirds: int
     moves: tuple[tuple[Card, int], ...]
     feasible: tuple[tuple[Seat, str, bool], ...]
+    weight: float = 1.0
+    """The world's weight (:meth:`~kosolve.sampling.inference.Inference.weight`
+    of the other's blunders in it); 1 without inference."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +162,13 @@ class Odds:
     feasible: tuple[tuple[Seat, str, float], ...]
     contracts: tuple[ContractOdds, ...]
     values: tuple[WorldValue, ...] | tuple[tuple[ContractValue, ...], ...] = field(repr=False)
+    inference: Inference | None = None
+    """The model the worlds were weighted by (after the play); None: every
+    world alike."""
+    effective_samples: float | None = None
+    """With inference, the weights' effective sample size,
+    (sum of weights)^2 / sum of squared weights: how many equally weighted
+    worlds would tell as much."""
 
     @property
     def to_move(self) -> Seat | None:
@@ -199,21 +218,42 @@ class Odds:
             "best_by_win": None if best_win is None else card_name(best_win),
             "feasible": self.feasible_json(),
             "contracts": [c.to_json() for c in self.contracts],
+            **self._inference_json(),
         }
+
+    def _inference_json(self) -> dict[str, object]:
+        """The ``inference`` key: the model used, only when one was."""
+        if self.inference is None:
+            return {}
+        assert self.effective_samples is not None
+        model = {
+            "card_weight": self.inference.card_weight,
+            "depth": self.inference.depth,
+            "effective_samples": _round(self.effective_samples),
+        }
+        return {"inference": model}
 
 
 def _round(value: float) -> float:
     return round(value, 4)
 
 
-def estimate(values: Sequence[float], exact: bool) -> Estimate:
-    """The mean of ``values`` and its normal 95% interval.
+def estimate(values: Sequence[float], exact: bool, weights: Sequence[float] | None = None) -> Estimate:
+    """The mean of ``values`` and its normal 95% interval; with ``weights``
+    the weighted mean, whose interval takes the weights' effective sample
+    size, n = (sum of weights)^2 / sum of squared weights, for the count
+    (the interval of :func:`~kosolve.review.statistics.interval`; equal
+    weights give the plain one).
 
     >>> estimate([1, 2, 3, 4], exact=False)
     Estimate(mean=2.5, ci95=(1.2348..., 3.7651...))
     >>> estimate([1, 2], exact=True)
     Estimate(mean=1.5, ci95=(1.5, 1.5))
+    >>> estimate([1, 2, 3, 4], exact=False, weights=[1, 1, 1, 0.25])
+    Estimate(mean=2.15..., ci95=(0.96..., 3.34...))
     """
+    if weights is not None and any(weight != weights[0] for weight in weights):
+        return _weighted_estimate(values, weights, exact)
     n = len(values)
     mean = math.fsum(values) / n
     if exact:
@@ -223,6 +263,31 @@ def estimate(values: Sequence[float], exact: bool) -> Estimate:
     spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = Z95 * spread / math.sqrt(n)
     return Estimate(mean, (mean - half, mean + half))
+
+
+def _weighted_estimate(values: Sequence[float], weights: Sequence[float], exact: bool) -> Estimate:
+    """:func:`estimate` with unequal ``weights``."""
+    total = math.fsum(weights)
+    mean = math.fsum(w * v for w, v in zip(weights, values, strict=True)) / total
+    if exact:
+        return Estimate(mean, (mean, mean))
+    n = effective_size(weights)
+    if n <= 1:
+        return Estimate(mean, None)
+    spread = math.fsum(w * (v - mean) ** 2 for w, v in zip(weights, values, strict=True)) / total
+    half = Z95 * math.sqrt(spread * n / (n - 1)) / math.sqrt(n)
+    return Estimate(mean, (mean - half, mean + half))
+
+
+def effective_size(weights: Sequence[float]) -> float:
+    """The effective sample size of weighted worlds, (sum of weights)^2 /
+    sum of squared weights: their count when they weigh alike, less the
+    more the weights differ.
+
+    >>> effective_size([1, 1, 1]), effective_size([1, 0.5, 0.5, 0])
+    (3.0, 2.6666666666666665)
+    """
+    return math.fsum(weights) ** 2 / math.fsum(w * w for w in weights)
 
 
 def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool, bool]) -> WorldValue:
@@ -241,11 +306,22 @@ def value_world(analyser: Analyser, item: tuple[Deal, Rules, bool, bool]) -> Wor
     return WorldValue(report.solution.thirds, tuple((m.card, m.thirds) for m in report.solution.moves), feasible)
 
 
-def value_worlds(analyser: Analyser, item: tuple[tuple[Deal, ...], Rules, bool, bool]) -> tuple[WorldValue, ...]:
+def value_worlds(
+    analyser: Analyser, item: tuple[tuple[Deal, ...], Rules, bool, bool, Inference | None, Seat]
+) -> tuple[WorldValue, ...]:
     """The task for a run of worlds after the play: :func:`value_world` of
-    each, one after the other on one analyser."""
-    run, rules, moves, goals = item
-    return tuple(value_world(analyser, (world, rules, moves, goals)) for world in run)
+    each, one after the other on one analyser; with an inference, each
+    world weighted by the other seat's cards in it (on the same warm
+    table, so the weight travels with the value)."""
+    run, rules, moves, goals, inference, other = item
+    values = []
+    for world in run:
+        value = value_world(analyser, (world, rules, moves, goals))
+        if inference is not None:
+            blunders = inference.card_blunders(world, other, analyser.solver, rules)
+            value = replace(value, weight=inference.weight(blunders))
+        values.append(value)
+    return tuple(values)
 
 
 def value_contracts(analyser: Analyser, item: tuple[Dealt, Seat, Rules]) -> tuple[ContractValue, ...]:
@@ -270,12 +346,16 @@ def odds(
     tt_mb: float = DEFAULT_BUDGET_MB,
     feasibility: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    inference: Inference | None = None,
 ) -> Odds:
     """The odds from ``view``: ``samples`` worlds drawn from ``seed`` (every
     world when there are no more), solved on ``jobs`` processes (all cores
     by default), summarised; after the play, the birds and the Valat of
     both players are searched in each world unless ``feasibility`` is
-    False (they cost more than every card's value at trick 1).
+    False (they cost more than every card's value at trick 1).  With
+    ``inference`` each world after the play is weighted by the other's
+    last cards (docs/inference.md) and the figures are weighted means; a
+    view before the auction holds no calls, and its worlds stay alike.
     ``progress(done, total)`` is called as worlds are solved.  Raises :class:`~kosolve.sampling.worlds.NoWorldError`
     when no world fits the view, and
     :class:`~kosolve.model.announcements.AnnouncementError` when the rule
@@ -297,18 +377,23 @@ def odds(
             items_b = ((w, view.view, rules) for w in worlds if isinstance(w, Dealt))
             solved_b = ((origin[i], r) for i, r in pool.imap_unordered(value_contracts, items_b))
             results_b = _collect(solved_b, total, progress, parts.contracts)
-            return _auction_odds(view, space.worlds, exact, seed, rules, results_b)
+            auction = _auction_odds(view, space.worlds, exact, seed, rules, results_b)
+            if inference is None:
+                return auction
+            return replace(auction, inference=inference, effective_samples=float(auction.samples))
         moves = view.to_move == view.view
         size = max(1, total // (RUNS_A_WORKER * pool.jobs))
         runs = _runs((w for w in worlds if isinstance(w, Deal)), size)
-        items_a = ((run, rules, moves, feasibility) for run in runs)
+        # Weighing by cards that cannot change a weight would be searches for nothing.
+        weigh = inference if inference is not None and inference.weighs_cards else None
+        items_a = ((run, rules, moves, feasibility, weigh, view.other) for run in runs)
         solved_a = (
             (origin[i * size + j], value)
             for i, values in pool.imap_unordered(value_worlds, items_a)
             for j, value in enumerate(values)
         )
         results_a = _collect(solved_a, total, progress, parts.world)
-        return _play_odds(view, space.worlds, exact, seed, rules, results_a)
+        return _play_odds(view, space.worlds, exact, seed, rules, results_a, inference)
 
 
 def _runs(worlds: Iterator[Deal], size: int) -> Iterator[tuple[Deal, ...]]:
@@ -358,7 +443,7 @@ class _Parts:
 
     def world(self, value: WorldValue) -> WorldValue:
         moves = tuple(self._one(move) for move in value.moves)
-        return WorldValue(value.thirds, moves, tuple(self._one(goal) for goal in value.feasible))
+        return WorldValue(value.thirds, moves, tuple(self._one(goal) for goal in value.feasible), value.weight)
 
     def contracts(self, values: tuple[ContractValue, ...]) -> tuple[ContractValue, ...]:
         return tuple(self._one(value) for value in values)
@@ -380,35 +465,51 @@ def _collect(
     return [found[index] for index in range(total)]
 
 
-def _play_odds(view: SeatView, worlds: int, exact: bool, seed: int, rules: Rules, values: list[WorldValue]) -> Odds:
+def _play_odds(
+    view: SeatView,
+    worlds: int,
+    exact: bool,
+    seed: int,
+    rules: Rules,
+    values: list[WorldValue],
+    inference: Inference | None,
+) -> Odds:
     win = rules.win_thirds
-    n = len(values)
+    weights = [v.weight for v in values]
+    total = math.fsum(weights)
+
+    def share(hits: Iterator[bool]) -> float:
+        # Uniform weights give the plain count over n, to the last bit.
+        return math.fsum(w for w, hit in zip(weights, hits, strict=True) if hit) / total
+
     cards = []
     if values and values[0].moves:
         by_card = [dict(v.moves) for v in values]
         for card in hand_cards(mask_of(c for c, _ in values[0].moves)):
             after = [moves[card] for moves in by_card]
-            cards.append(CardOdds(card, estimate(after, exact), sum(t >= win for t in after) / n))
+            cards.append(CardOdds(card, estimate(after, exact, weights), share(t >= win for t in after)))
     # Not asked for, or a finished hand with nothing left to force: none is given.
     made = [{(seat, name): forced for seat, name, forced in v.feasible} for v in values]
     feasible = tuple(
-        (seat, name, sum(m[(seat, name)] for m in made) / n) for seat in SEATS for name in GOAL_NAMES if all(made)
+        (seat, name, share(m[(seat, name)] for m in made)) for seat in SEATS for name in GOAL_NAMES if all(made)
     )
     thirds = [v.thirds for v in values]
     return Odds(
         view=view,
         worlds=worlds,
         exact=exact,
-        samples=n,
+        samples=len(values),
         seed=seed,
         win_thirds=win,
-        thirds=estimate(thirds, exact),
-        mean_points=math.fsum(points_of(t) for t in thirds) / n,
-        p_win=sum(t >= win for t in thirds) / n,
+        thirds=estimate(thirds, exact, weights),
+        mean_points=math.fsum(w * points_of(t) for w, t in zip(weights, thirds, strict=True)) / total,
+        p_win=share(t >= win for t in thirds),
         cards=tuple(cards),
         feasible=feasible,
         contracts=(),
         values=tuple(values),
+        inference=inference,
+        effective_samples=None if inference is None else effective_size(weights),
     )
 
 
@@ -450,6 +551,7 @@ __all__ = [
     "Estimate",
     "Odds",
     "WorldValue",
+    "effective_size",
     "estimate",
     "odds",
     "value_contracts",
