@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
@@ -171,6 +173,35 @@ def _bonus_table(summary: MatchSummary) -> list[str]:
     return [f"  {label:<{width}}  {a:>{cell}}  {b:>{cell}}".rstrip() for label, a, b in rows]
 
 
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def playing_options(function: F) -> F:
+    """``--move-time``, ``--dask`` and ``--chunk``: how a match's deals are
+    played, as ``arena`` and ``ladder`` take them."""
+    function = click.option(
+        "--chunk",
+        type=click.IntRange(min=1),
+        default=DEFAULT_CHUNK,
+        show_default=True,
+        help="With --dask: deals a task.",
+    )(function)
+    function = click.option(
+        "--dask",
+        "address",
+        metavar="tcp://HOST:8786",
+        help='Play on the Dask cluster whose scheduler is there (pip install "kosolve[dask]").',
+    )(function)
+    return click.option(
+        "--move-time",
+        type=click.FloatRange(0, min_open=True),
+        default=DEFAULT_MOVE_TIME,
+        show_default=True,
+        metavar="S",
+        help="Seconds a protocol bot (exec:) has for a decision, and to read each line written to it; slower forfeits.",
+    )(function)
+
+
 @click.command("arena")
 @click.argument("a", metavar="A", required=False)
 @click.argument("b", metavar="B", required=False)
@@ -193,14 +224,6 @@ def _bonus_table(summary: MatchSummary) -> list[str]:
     "-o", "--output", "results", required=True, metavar="RESULTS.jsonl", help="Where each deal's record goes."
 )
 @click.option(
-    "--move-time",
-    type=click.FloatRange(0, min_open=True),
-    default=DEFAULT_MOVE_TIME,
-    show_default=True,
-    metavar="S",
-    help="Seconds a protocol bot (exec:) has for a decision, and to read each line written to it; slower forfeits.",
-)
-@click.option(
     "--review",
     type=click.IntRange(min=0),
     default=0,
@@ -208,15 +231,7 @@ def _bonus_table(summary: MatchSummary) -> list[str]:
     metavar="N",
     help="Also judge every card by what its player knew, up to N worlds a card (the expectation accuracy).",
 )
-@click.option(
-    "--dask",
-    "address",
-    metavar="tcp://HOST:8786",
-    help='Play on the Dask cluster whose scheduler is there (pip install "kosolve[dask]").',
-)
-@click.option(
-    "--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True, help="With --dask: deals a task."
-)
+@playing_options
 @click.option(
     "--sprt",
     "sprt",

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-from kosolve.batch.cluster import DEFAULT_CHUNK, ClusterError
+from kosolve.batch.cluster import ClusterError
 from kosolve.batch.results import ResultsError, WriteError
-from kosolve.cli.arena import match_deals, match_seed
+from kosolve.cli.arena import match_deals, match_seed, playing_options
 from kosolve.cli.errors import InputError
 from kosolve.cli.loading import STDIN
 from kosolve.cli.options import jobs_option, json_option, quiet_option, rules_options, tt_mb_option
@@ -25,7 +25,6 @@ from kosolve.play.arena import Match
 from kosolve.play.bots import make_bot
 from kosolve.play.ladder import Rung, pair_path, play_ladder, rate, round_robin
 from kosolve.play.player import BotSpecError
-from kosolve.play.protocol import DEFAULT_MOVE_TIME
 from kosolve.play.rating import RatingError, Ratings, ratings_svg
 
 
@@ -100,23 +99,7 @@ def _rungs(
     metavar="DIR",
     help="The folder of the results files, one a match (made when missing).",
 )
-@click.option(
-    "--move-time",
-    type=click.FloatRange(0, min_open=True),
-    default=DEFAULT_MOVE_TIME,
-    show_default=True,
-    metavar="S",
-    help="Seconds a protocol bot (exec:) has for a decision, and to read each line written to it; slower forfeits.",
-)
-@click.option(
-    "--dask",
-    "address",
-    metavar="tcp://HOST:8786",
-    help='Play on the Dask cluster whose scheduler is there (pip install "kosolve[dask]").',
-)
-@click.option(
-    "--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True, help="With --dask: deals a task."
-)
+@playing_options
 @click.option("--plot", metavar="FILE.svg", help="Also draw the ratings with their 95% intervals into FILE.svg.")
 @jobs_option
 @json_option
