@@ -285,7 +285,9 @@ def arena_command(
     with the seats swapped, each bot deciding everything from its own seat
     (the auction, the talon and the lay-away, the announcements, every
     card).  A bot is random, heuristic, pimc (options: pimc:samples=10,auction=6, the defaults),
-    dd (sees every card: the ceiling), or exec:COMMAND ARGS, a program that
+    expert (pimc with its worlds weighed by the other's play and its last
+    tricks searched without strategy fusion: expert:infer=0.5,endgame=4,
+    docs/bots.md), dd (sees every card: the ceiling), or exec:COMMAND ARGS, a program that
     speaks the line protocol (docs/protocol.md).
 
     One record a deal goes into RESULTS.jsonl as it finishes; the same

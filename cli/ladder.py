@@ -126,7 +126,8 @@ def ladder_command(
     fitted to all the matches at once, such that bot A is expected to lead
     bot B by A's rating less B's; the ratings' mean is 0.  A bot is given
     as to kosolve arena: random, heuristic, pimc (options:
-    pimc:samples=10,auction=6), dd, or exec:COMMAND ARGS.
+    pimc:samples=10,auction=6), expert (pimc with inference and the
+    endgame search: expert:infer=0.5,endgame=4), dd, or exec:COMMAND ARGS.
 
     Each match goes into a results file of its own in DIR, named after
     the pair; the same command again resumes every match and repeats
