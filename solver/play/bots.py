@@ -669,14 +669,23 @@ class PimcBot(Searching, SeatBot):
         # From the silent birds' trick on the score search is cheap: all the worlds.
         early = len(view.play) < 2 * (SILENT_BIRDS_FROM - 1)
         samples = self.bonus_samples if by_net and early else self.samples
-        for world in sample_worlds(view, samples, self.seed * 1_000_003 + 100 + len(view.play)):
-            assert not isinstance(world, Dealt)
+        for world, weight in self._card_worlds(view, samples, self.seed * 1_000_003 + 100 + len(view.play)):
             for card, (points, thirds) in _card_values(world, legal, self.rules, analyser, by_net).items():
                 entry = sums.setdefault(card, [0.0, 0.0])
-                entry[0] += points
-                entry[1] += thirds
+                entry[0] += weight * points
+                entry[1] += weight * thirds
         moves = [(card, points, thirds) for card, (points, thirds) in sums.items()]
         return _best_card(moves, view.view == view.declarer)
+
+    def _card_worlds(self, view: SeatView, samples: int, seed: int) -> list[tuple[Deal, float]]:
+        """The worlds a card is valued in, each with its weight in the
+        means: ``samples`` of ``view``'s, alike (a weight of 1 leaves the
+        sums exactly as unweighted)."""
+        worlds = []
+        for world in sample_worlds(view, samples, seed):
+            assert isinstance(world, Deal)
+            worlds.append((world, 1.0))
+        return worlds
 
 
 DEFAULT_ENDGAME_TRICKS: Final = 4
@@ -774,31 +783,23 @@ class ExpertBot(PimcBot):
 
     def _card(self, view: SeatView, legal: list[Card]) -> Card:
         """The endgame search's card when few tricks and worlds are left,
-        else pimc's card with each world weighted by the other's cards."""
-        if len(legal) == 1:
-            return legal[0]
+        else pimc's card with each world weighted by the other's cards
+        (:meth:`_card_worlds`)."""
+        ending = self._ending(view) if len(legal) > 1 else None
+        if ending is None:
+            return super()._card(view, legal)
         analyser = self.searcher()
-        assert view.contract is not None and view.declarer is not None
         by_net = self.announces and bonus_open(view.announcements, view.play, view.pile | view.other_pile)
-        ending = self._ending(view)
-        if ending is not None:
-            weights = [
-                self.inference.weight(self.inference.card_blunders(world, view.other, analyser.solver, self.rules))
-                for world in ending
-            ]
-            leaf = dd_leaf(ending, view.view, self.rules, analyser.solver, by_net, analyser.score_solver)
-            return endgame_choice(ending, weights, self.depth, leaf).card
-        early = len(view.play) < 2 * (SILENT_BIRDS_FROM - 1)
-        samples = self.bonus_samples if by_net and early else self.samples
-        seed = self.seed * 1_000_003 + 100 + len(view.play)
-        sums: dict[Card, list[float]] = {}
-        for world, weight in weighted_play_worlds(view, samples, seed, self.inference, analyser.solver, self.rules):
-            for card, (points, thirds) in _card_values(world, legal, self.rules, analyser, by_net).items():
-                entry = sums.setdefault(card, [0.0, 0.0])
-                entry[0] += weight * points
-                entry[1] += weight * thirds
-        moves = [(card, points, thirds) for card, (points, thirds) in sums.items()]
-        return _best_card(moves, view.view == view.declarer)
+        weights = [
+            self.inference.weight(self.inference.card_blunders(world, view.other, analyser.solver, self.rules))
+            for world in ending
+        ]
+        leaf = dd_leaf(ending, view.view, self.rules, analyser.solver, by_net, analyser.score_solver)
+        return endgame_choice(ending, weights, self.depth, leaf).card
+
+    def _card_worlds(self, view: SeatView, samples: int, seed: int) -> list[tuple[Deal, float]]:
+        """pimc's worlds, each weighted by the other's cards in it."""
+        return weighted_play_worlds(view, samples, seed, self.inference, self.searcher().solver, self.rules)
 
     def _ending(self, view: SeatView) -> list[Deal] | None:
         """Every world of ``view`` when the endgame search takes the card:
