@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
-from kosolve.sampling.odds import Z95, estimate
+from kosolve.sampling.odds import estimate, weighted_estimate
 
 KNEW_BEST: Final = ("best", "unlucky")
 """The verdicts of a card best by what its player knew."""
@@ -63,16 +63,7 @@ def interval(values: Sequence[float], weights: Sequence[float], exact: bool) -> 
     size, (sum of weights)^2 / sum of squared weights, for the count."""
     if all(weight == 1 for weight in weights):
         return estimate(values, exact).ci95
-    total = math.fsum(weights)
-    mean = weighted_sum(values, weights) / total
-    if exact:
-        return (mean, mean)
-    effective = total**2 / math.fsum(w * w for w in weights)
-    if effective <= 1:
-        return None
-    spread = weighted_sum(((x - mean) ** 2 for x in values), weights) / total
-    half = Z95 * math.sqrt(spread * effective / (effective - 1)) / math.sqrt(effective)
-    return (mean - half, mean + half)
+    return weighted_estimate(values, weights, exact).ci95
 
 
 __all__ = ["DD_BEST", "KNEW_BEST", "accuracy", "best_count", "interval", "weighted_sum"]

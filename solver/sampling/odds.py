@@ -253,7 +253,7 @@ def estimate(values: Sequence[float], exact: bool, weights: Sequence[float] | No
     Estimate(mean=2.15..., ci95=(0.96..., 3.34...))
     """
     if weights is not None and any(weight != weights[0] for weight in weights):
-        return _weighted_estimate(values, weights, exact)
+        return weighted_estimate(values, weights, exact)
     n = len(values)
     mean = math.fsum(values) / n
     if exact:
@@ -265,8 +265,10 @@ def estimate(values: Sequence[float], exact: bool, weights: Sequence[float] | No
     return Estimate(mean, (mean - half, mean + half))
 
 
-def _weighted_estimate(values: Sequence[float], weights: Sequence[float], exact: bool) -> Estimate:
-    """:func:`estimate` with unequal ``weights``."""
+def weighted_estimate(values: Sequence[float], weights: Sequence[float], exact: bool) -> Estimate:
+    """:func:`estimate` with the weighted formula, whatever the
+    ``weights`` (the review's interval asks it of equal weights other
+    than 1 too)."""
     total = math.fsum(weights)
     mean = math.fsum(w * v for w, v in zip(weights, values, strict=True)) / total
     if exact:
@@ -556,4 +558,5 @@ __all__ = [
     "odds",
     "value_contracts",
     "value_world",
+    "weighted_estimate",
 ]
