@@ -14,7 +14,16 @@ is first used (so ``import kosolve`` itself costs nothing)::
     >>> print(kosolve.to_text(report).splitlines()[0])
     examples/ending.json
     >>> kosolve.load_file("examples/views/trick4.json")
-    <SeatView: the forehand's view, zweiblatt by the forehand, 7 cards played>
+    <SeatView examples/views/trick4.json: the forehand's view, zweiblatt by the forehand, 7 cards played>
+    >>> played = kosolve.load_deal("examples/played.json")
+    >>> kosolve.parse_notation(kosolve.to_notation(played)) == played
+    True
+    >>> kosolve.review(played, samples=4, jobs=1)
+    <Review examples/played.json: 7 cards, 6 judged, 1 of them exactly>
+
+``kosolve.review`` is the subpackage :mod:`kosolve.review`, callable as
+its function :func:`kosolve.review.review` (the spelling a type checker
+follows).
 
 The layers below (:mod:`kosolve.model`, :mod:`kosolve.engine`,
 :mod:`kosolve.analysis`, :mod:`kosolve.sampling`, :mod:`kosolve.review`,
@@ -41,7 +50,9 @@ if TYPE_CHECKING:
     from kosolve.model.files import KindError, load_deal, load_dealt_file, load_file, load_view, parse_deal, parse_file
     from kosolve.model.game import DEALER, FOREHAND, Position, Rules, parse_seat, seat_name
     from kosolve.model.jsonfile import FileError
+    from kosolve.model.notation import parse_notation, to_notation
     from kosolve.model.view import SeatView, ViewError, view_of, view_to_json
+    from kosolve.review.results import Review
     from kosolve.sampling.odds import Odds, odds
     from kosolve.sampling.worlds import sample_worlds, world_space
 
@@ -64,7 +75,9 @@ _HOMES: Final = {
     ),
     "kosolve.model.game": ("DEALER", "FOREHAND", "Position", "Rules", "parse_seat", "seat_name"),
     "kosolve.model.jsonfile": ("FileError",),
+    "kosolve.model.notation": ("parse_notation", "to_notation"),
     "kosolve.model.view": ("SeatView", "ViewError", "view_of", "view_to_json"),
+    "kosolve.review.results": ("Review",),
     "kosolve.sampling.odds": ("Odds", "odds"),
     "kosolve.sampling.worlds": ("sample_worlds", "world_space"),
 }
@@ -72,6 +85,10 @@ _HOME_OF: Final = {name: module for module, names in _HOMES.items() for name in 
 
 
 def __getattr__(name: str) -> Any:
+    if name == "review":
+        # The subpackage, callable as its function (kosolve/review/__init__.py);
+        # importing it makes it this module's attribute.
+        return importlib.import_module("kosolve.review")
     module = _HOME_OF.get(name)
     if module is None:
         raise AttributeError(f"module 'kosolve' has no attribute {name!r}")
@@ -84,24 +101,35 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def to_text(answer: Report | ExchangeReport | Odds, file: str | None = None) -> str:
+def to_text(answer: Report | ExchangeReport | Odds | Review, file: str | None = None) -> str:
     """The text ``kosolve`` prints for an answer: a report of a deal (as
-    ``kosolve DEAL.json``), an exchange table (``kosolve exchange``) or the
-    odds of a seat view (``kosolve odds``), headed by ``file`` (the deal's
-    own name where it has one).  The renderers sit above the analyses
+    ``kosolve DEAL.json``), an exchange table (``kosolve exchange``), the
+    odds of a seat view (``kosolve odds``) or a review (``kosolve
+    review``), headed by ``file`` (by default the name of the file the
+    deal or view was read from).  The renderers sit above the analyses
     (docs/architecture.md), so the text is asked for here, not of the
-    answer itself."""
+    answer itself.
+
+    >>> import kosolve
+    >>> view = kosolve.load_view("examples/views/trick4.json")
+    >>> print(kosolve.to_text(kosolve.odds(view, jobs=1)).splitlines()[0])
+    examples/views/trick4.json: the forehand's view; zweiblatt, declarer forehand
+    """
     from kosolve.analysis.report import ExchangeReport, Report
     from kosolve.render.exchange import render_exchange_report
     from kosolve.render.odds import render_odds
+    from kosolve.render.review import render_review
     from kosolve.render.text import Style, render_report
+    from kosolve.review.results import Review
 
     style = Style(unicode=True)
     if isinstance(answer, Report):
         return render_report(file or answer.deal.source, answer, style)
     if isinstance(answer, ExchangeReport):
         return render_exchange_report(file or "", answer, style)
-    return render_odds(file or "", answer, style)
+    if isinstance(answer, Review):
+        return render_review(file or answer.deal.source or "deal", answer, style)
+    return render_odds(file or answer.view.source, answer, style)
 
 
 __all__ = [
@@ -119,6 +147,7 @@ __all__ = [
     "OptionsError",
     "Position",
     "Report",
+    "Review",
     "Rules",
     "ScoreSolver",
     "SeatView",
@@ -141,11 +170,14 @@ __all__ = [
     "parse_deal",
     "parse_file",
     "parse_hand",
+    "parse_notation",
     "parse_seat",
+    "review",
     "sample_worlds",
     "seat_name",
     "settle",
     "solve",
+    "to_notation",
     "to_text",
     "view_of",
     "view_to_json",

@@ -65,6 +65,12 @@ class CardReview:
     def __repr__(self) -> str:
         return readable_repr(self, cards=("card", "best"))
 
+    @property
+    def loss_points(self) -> float:
+        """:attr:`loss` in card points, as the text shows it (⅔ is 0.666...):
+        the library counts in thirds, exactly, and the text in points."""
+        return self.loss / 3
+
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
             "trick": self.trick,
@@ -110,6 +116,12 @@ class PostMortem:
             sum(r.loss for r in self.cards if r.player == 0),
             sum(r.loss for r in self.cards if r.player == 1),
         )
+
+    @property
+    def total_loss_points(self) -> tuple[float, float]:
+        """:attr:`total_loss` in card points, as the text shows it."""
+        forehand, dealer = self.total_loss
+        return forehand / 3, dealer / 3
 
     def costliest(self, count: int = 3) -> list[CardReview]:
         """The cards that cost most, the most first (cards that cost nothing

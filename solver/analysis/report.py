@@ -12,7 +12,16 @@ keeps the tables warm across deals.
 >>> report.solution.thirds, report.solution.result, report.feasibility is not None
 (111, 'won', True)
 >>> report.to_json()["format"], report.to_json()["at"]
-(2, 0)
+(3, 0)
+
+A played file is answered at the position after its play; ``at=0`` asks
+for the deal's value from trick 1 instead, and the post-mortem judges the
+file's whole play either way:
+
+>>> played = load_deal("examples/played.json")
+>>> start = analyse(played, Options(at=0))
+>>> start.solution.thirds, len(start.postmortem.cards), start.postmortem.cards[0].before
+(109, 7, 109)
 """
 
 from __future__ import annotations
@@ -44,10 +53,12 @@ from kosolve.model.game import DEALER, DEFAULT_RULES, FOREHAND, SEATS, OptionErr
 from kosolve.model.scoring import game_item
 from kosolve.model.svg import hands_svg, moves_html
 
-FORMAT_VERSION: Final = 2
+FORMAT_VERSION: Final = 3
 """The version of the JSON object :meth:`Report.to_json` writes
 (docs/json.md).  Version 2 moved the post-mortem's and the net score's
-node counts and times under ``stats``, where every measurement is."""
+node counts and times under ``stats``, where every measurement is;
+version 3 has the post-mortem judge the whole play whatever ``at`` is
+(before, only the cards before the position)."""
 
 
 class OptionsError(OptionError):
@@ -67,7 +78,9 @@ class Options:
 
     rules: Rules = DEFAULT_RULES
     at: int | None = None
-    """Analyse the position after the first ``at`` cards of the play (all of it by default)."""
+    """Analyse the position after the first ``at`` cards of the play (all
+    of it by default; 0: the deal from trick 1).  The post-mortem judges
+    the whole play whatever ``at`` is."""
     moves: bool = True
     feasibility: bool = True
     postmortem: bool = True
@@ -344,11 +357,10 @@ class Analyser:
                 points_line=solution.line or None,
                 points_solver=solver,
             )
-        played = deal.play[:at]
         review = None
-        if options.postmortem and played:
+        if options.postmortem and deal.play:
             review = postmortem(
-                replace(deal, play=played),
+                deal,
                 goals=_followed_goals(deal),
                 solver=solver,
                 rules=rules,

@@ -36,7 +36,7 @@ module reads, checks and writes the view, and makes one from a deal.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kosolve.model.announcements import Announcement, announcement_to_json
@@ -166,20 +166,24 @@ class SeatView:
     unseen cards of the other's pile (``other_pile`` lists only the
     defender's face-up tarocks), for the defender unseen cards of his own
     pile (``pile`` lists only the cards he laid there, his discards)."""
+    source: str = field(default="", compare=False)
+    """The name of the file it was read from, for headings and messages
+    (as :attr:`kosolve.model.deal.Deal.source`); empty for a view made."""
 
     def __repr__(self) -> str:
         """A summary; :func:`view_to_json` writes the whole view.
 
         >>> from kosolve.model.files import load_view
         >>> load_view("examples/views/auction.json")
-        <SeatView: the forehand's view before the auction>
+        <SeatView examples/views/auction.json: the forehand's view before the auction>
         """
+        name = f" {self.source}" if self.source else ""
         if self.contract is None or self.declarer is None:
-            return f"<SeatView: the {seat_name(self.view)}'s view before the auction>"
+            return f"<SeatView{name}: the {seat_name(self.view)}'s view before the auction>"
         played = f"{counted(len(self.play), 'card')} played"
         bid = f"{self.contract} by the {seat_name(self.declarer)}"
         talon = f", {counted(self.talon_unseen, 'talon card')} unseen" if self.talon_unseen else ""
-        return f"<SeatView: the {seat_name(self.view)}'s view, {bid}{talon}, {played}>"
+        return f"<SeatView{name}: the {seat_name(self.view)}'s view, {bid}{talon}, {played}>"
 
     @property
     def other(self) -> Seat:
@@ -294,7 +298,17 @@ class _ViewParser(FieldParser):
         if contract is not None and declarer is not None and "announcements" in data:
             announcements = self.announcements(data["announcements"], contract, declarer)
         known = SeatView(
-            view, hand, pile, other_pile, other_holds, contract, declarer, leader, announcements, talon_unseen=talon
+            view,
+            hand,
+            pile,
+            other_pile,
+            other_holds,
+            contract,
+            declarer,
+            leader,
+            announcements,
+            talon_unseen=talon,
+            source=self.source,
         )
         if "play" not in data:
             return known

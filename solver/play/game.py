@@ -55,6 +55,7 @@ from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange, lay_aways, talon_choices
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, Position, Rules, Seat, seat_name
+from kosolve.model.reprs import readable_repr
 from kosolve.model.view import KEYS as VIEW_KEYS
 from kosolve.model.view import TAROCKS, SeatView, auction_view, view_of, view_to_json
 
@@ -122,6 +123,9 @@ class Knowledge:
     announcements: tuple[Announcement, ...] = ()
     seat_view: SeatView | None = None
     """During the play: his seat view before his card."""
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("talon", "take"), hands=("lay_away",))
 
     @property
     def seat(self) -> Seat:
@@ -194,6 +198,17 @@ class Move:
     seat: Seat
     choice: int
     option: Option
+
+    def __repr__(self) -> str:
+        """With the option as a player reads it: cards by name.
+
+        >>> Move("card", 0, 2, 53)
+        Move(kind='card', seat=0, choice=2, option='Sk')
+        """
+        return (
+            f"Move(kind={self.kind!r}, seat={self.seat!r}, choice={self.choice!r},"
+            f" option={option_json(self.kind, self.option)!r})"
+        )
 
     def to_json(self) -> dict[str, object]:
         """The move as the game's record keeps it: everything, for after the game."""

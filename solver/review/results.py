@@ -15,7 +15,7 @@ from typing import Final
 from kosolve.model.cards import Card, card_name
 from kosolve.model.deal import Deal
 from kosolve.model.game import SEATS, Seat, seat_name
-from kosolve.model.reprs import counted
+from kosolve.model.reprs import counted, readable_repr
 from kosolve.review.statistics import DD_BEST, KNEW_BEST, accuracy, best_count
 
 FORMAT_VERSION: Final = 1
@@ -54,6 +54,9 @@ class MoveJudgement:
     """With ``score``: the declarer's mean net game points after it ..."""
     dd_net: int | None = None
     """... and in the world that was dealt."""
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("card",))
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -101,6 +104,9 @@ class CardJudgement:
     dd_loss: int
     verdict: str
     stats: ReviewStats = field(default=ReviewStats(0, 0, 0.0), compare=False)
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("card", "best", "dd_best"))
 
     @property
     def forced(self) -> bool:
@@ -180,6 +186,9 @@ class DecisionJudgement:
     knew_loss_ci95: tuple[float, float] | None
     dd_loss_points: int
     stats: ReviewStats = field(default=ReviewStats(0, 0, 0.0), compare=False)
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("card", "best", "dd_best"))
 
     @property
     def forced(self) -> bool:
@@ -312,6 +321,26 @@ class Review:
             f"<Review {self.deal.source or 'deal'}: {counted(len(self.cards), 'card')},"
             f" {judged} judged, {exact} of them exactly>"
         )
+
+    @property
+    def unit(self) -> str:
+        """The unit of the cards' values and losses: ``"thirds"`` of card
+        points, or ``"net"`` game points with :attr:`score`."""
+        return "net" if self.score else "thirds"
+
+    def in_points(self, value: float) -> float:
+        """A card's value or loss of this review (in :attr:`unit`) as the
+        text shows it: card points (thirds / 3), or net game points as they
+        are.  The decisions before the play are in game points already.
+
+        >>> from kosolve.model.files import load_deal
+        >>> from kosolve.review.judging import review
+        >>> result = review(load_deal("examples/played.json"), samples=4, jobs=1)
+        >>> card = result.cards[3]
+        >>> card.dd_loss, result.in_points(card.dd_loss)
+        (2, 0.6666666666666666)
+        """
+        return value if self.score else value / 3
 
     @property
     def players(self) -> tuple[PlayerSummary, PlayerSummary]:

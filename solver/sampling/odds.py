@@ -45,6 +45,7 @@ from kosolve.model.cards import Card, card_name, hand_cards, mask_of, points_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEATS, Rules, Seat, seat_name
+from kosolve.model.reprs import readable_repr
 from kosolve.model.scoring import game_item
 from kosolve.model.view import SeatView
 from kosolve.sampling.inference import Inference
@@ -114,6 +115,9 @@ class CardOdds:
     card: Card
     thirds: Estimate
     p_win: float
+
+    def __repr__(self) -> str:
+        return readable_repr(self, cards=("card",))
 
     def to_json(self) -> dict[str, object]:
         return {

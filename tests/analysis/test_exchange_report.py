@@ -68,5 +68,5 @@ def test_the_par_contract_with_its_best_exchange_costs_nothing(dealt: Dealt) -> 
     assert again.declared.bid_cost == 0
     assert again.declared.game_points == best.game_points
     json = again.to_json()
-    assert json["format"] == 2 and json["declared"] is not None
+    assert json["format"] == 3 and json["declared"] is not None
     assert set(again.par_json()) >= {"declarer", "contract", "take", "lay_away", "game_points", "forehand_score"}

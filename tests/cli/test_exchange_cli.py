@@ -53,7 +53,7 @@ def dealt_json() -> dict[str, Any]:
 
 
 def test_the_json_has_the_documented_keys(dealt_json: dict[str, Any]) -> None:
-    assert dealt_json["file"] == DEALT and dealt_json["format"] == 2
+    assert dealt_json["file"] == DEALT and dealt_json["format"] == 3
     rows = dealt_json["exchange_table"]
     assert len(rows) == 24 and all(set(row) >= ROW_KEYS for row in rows)
     assert set(dealt_json["par"]) >= {"declarer", "contract", "take", "lay_away", "game_points", "forehand_score"}

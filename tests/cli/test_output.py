@@ -362,7 +362,7 @@ def json_runs() -> list[list[str]]:
 @pytest.mark.parametrize("args", json_runs(), ids=" ".join)
 def test_every_json_key_is_documented(args: list[str]) -> None:
     data = json_of(*args)
-    assert data["format"] == 2
+    assert data["format"] == 3
     undocumented = key_paths(data) - documented_keys()
     assert not undocumented, f"keys missing from docs/json.md: {sorted(undocumented)}"
     always = {"file", "format", "contract", "declarer", "at", "play_length", "to_move", "value", "result"}
