@@ -40,6 +40,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from kosolve.dealing.dealer import deal_bid
@@ -56,6 +57,7 @@ from kosolve.model.cards import (
     parse_card,
     thirds_of,
 )
+from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, FOREHAND, Seat
 
@@ -71,7 +73,8 @@ class Facts:
     hands: tuple[Hand, Hand]
     declarer: Seat
     contract: str
-    talon: Hand
+    talon: Hand | None
+    """None for a play file, which does not say which cards were the talon."""
 
     @classmethod
     def of(cls, file: DealtFile, as_dealt: bool = False) -> Facts:
@@ -84,6 +87,14 @@ class Facts:
             seat = file.declarer
             hands[seat] = (hands[seat] | mask_of(file.exchange.take)) & ~file.exchange.lay_away
         return cls((hands[0], hands[1]), file.declarer, file.contract, mask_of(dealt.talon))
+
+    @classmethod
+    def of_deal(cls, deal: Deal) -> Facts:
+        """The facts of a play file of a whole game: its hands at trick 1
+        (whatever it played since), no talon."""
+        if deal.first_trick != 1:
+            raise ValueError(f"a condition reads whole games; this one starts at trick {deal.first_trick}")
+        return cls(deal.hands, deal.declarer, deal.contract, None)
 
 
 Compiled = Callable[[Facts], Value]
@@ -356,7 +367,7 @@ class _Parser:
         if token.text == "contract":
             return _Typed(lambda facts: facts.contract, STRING, token.position)
         if token.text == "talon":
-            return _Typed(lambda facts: facts.talon, HAND, token.position)
+            return _Typed(partial(_talon, token.position), HAND, token.position)
         seat = _SEATS.get(token.text)
         if seat is None:
             raise WhereError(f"unknown name {token.text!r} (the names: {', '.join(NAMES)})", token.position)
@@ -372,6 +383,12 @@ class _Parser:
             )
         kind, read = known
         return _Typed(lambda facts: read(facts.hands[seat(facts)]), kind, token.position)
+
+
+def _talon(position: int, facts: Facts) -> Hand:
+    if facts.talon is None:
+        raise WhereError("'talon': a play file does not say which cards were the talon", position)
+    return facts.talon
 
 
 def _arithmetic(operator: str, first: Compiled, second: Compiled) -> Compiled:
@@ -394,7 +411,13 @@ class Condition:
         return f"Condition({self.text!r}{dealt})"
 
     def __call__(self, file: DealtFile) -> bool:
-        return bool(self._run(Facts.of(file, self.as_dealt)))
+        return self.holds(Facts.of(file, self.as_dealt))
+
+    def holds(self, facts: Facts) -> bool:
+        """Whether the deal of ``facts`` meets the condition (a play file's
+        too: :meth:`Facts.of_deal`); one that names the talon of a play
+        file raises :class:`WhereError`."""
+        return bool(self._run(facts))
 
 
 def where(text: str, as_dealt: bool = False) -> Condition:

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import pytest
 
 from kosolve.dealing.dealer import deal_bid
-from kosolve.dealing.where import ATTRIBUTES, NAMES, WhereError, dealt_where, where
+from kosolve.dealing.where import ATTRIBUTES, NAMES, Facts, WhereError, dealt_where, where
 from kosolve.model.cards import card_name
-from kosolve.model.deal import deal_to_json
+from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import FOREHAND
 
@@ -180,3 +180,18 @@ def test_the_budget_of_tries_stops_the_dealer() -> None:
     assert list(dealt_where(random.Random(1), never, count=1, tries=50)) == []
     some = list(itertools.islice(dealt_where(random.Random(1), where("true"), tries=7), 100))
     assert [tried for _, tried in some] == list(range(1, 8))
+
+
+def test_a_play_file_has_the_facts_of_its_deal_at_trick_1_but_no_talon() -> None:
+    for file in FILES[:30]:
+        dealt, played = Facts.of(file), Facts.of_deal(file.play_deal())
+        assert (played.hands, played.declarer, played.contract) == (dealt.hands, dealt.declarer, dealt.contract)
+        assert where("declarer.tarocks >= 9").holds(played) is where("declarer.tarocks >= 9")(file)
+    with pytest.raises(WhereError, match="at character 8: 'talon': a play file does not say"):
+        where("'I' in talon").holds(Facts.of_deal(FILES[0].play_deal()))
+    whole = FILES[0].play_deal()
+    one_card_less = Deal(
+        whole.contract, whole.declarer, (whole.hands[0] & (whole.hands[0] - 1), whole.hands[1] & (whole.hands[1] - 1))
+    )
+    with pytest.raises(ValueError, match="this one starts at trick 2"):
+        Facts.of_deal(one_card_less)
