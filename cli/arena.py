@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Final, TypeVar
 
 import click
 
@@ -22,10 +24,13 @@ from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
 from kosolve.model.jsonfile import MAX_FILE_BYTES, FileError
 from kosolve.model.quoting import source_name
+from kosolve.model.reprs import counted
 from kosolve.play.arena import (
     POINT_SOURCES,
+    SIDES,
     Match,
     MatchSummary,
+    deal_records,
     dealer_deal,
     file_deals,
     run_match,
@@ -84,18 +89,84 @@ def match_seed(given: int | None, results: str, drawn: int | None = None) -> int
     return secrets.randbelow(MAX_SEED) if drawn is None else drawn
 
 
-def render_summary(summary: MatchSummary) -> str:
-    """The match's result as a player reads it."""
-    lines = [f"{summary.deals} deals, each played twice with the seats swapped"]
+REASONS_SHOWN: Final = 3
+"""The most forfeit reasons a bot's line names, the commonest first."""
+REASON_LENGTH: Final = 60
+"""The most characters of a forfeit reason the summary shows (the results
+file has it whole)."""
+
+
+@dataclass(frozen=True)
+class Forfeits:
+    """Why each bot forfeited (``"a"``, ``"b"``): its forfeits by reason,
+    over the games of a match."""
+
+    reasons: Mapping[str, Counter[str]]
+    games: int
+
+    def count(self, side: str) -> int:
+        """The games the bot forfeited."""
+        return sum(self.reasons[side].values())
+
+    def never_played(self, side: str) -> bool:
+        """Whether the bot forfeited every game it got to play: it
+        forfeited some, and each of the others the other bot forfeited
+        first.  Such a bot never worked (it cannot start, or breaks at
+        once), and the match says nothing of it."""
+        other = SIDES[1 - SIDES.index(side)]
+        return self.count(side) > 0 and self.count(side) + self.count(other) == self.games
+
+    def to_json(self, side: str) -> dict[str, int]:
+        return dict(self.reasons[side].most_common())
+
+
+def forfeits_of(records: Sequence[Mapping[str, Any]]) -> Forfeits:
+    """The forfeits of a match's records, by bot and reason."""
+    deals = deal_records(records).values()
+    reasons: dict[str, Counter[str]] = {side: Counter() for side in SIDES}
+    for deal in deals:
+        # Game 1 has bot A as the forehand, game 2 the seats swapped.
+        for order, game in zip((SIDES, SIDES[::-1]), deal.games, strict=True):
+            if game.forfeit is not None:
+                reasons[order[game.forfeit.seat]][game.forfeit.reason] += 1
+    return Forfeits(reasons, 2 * len(deals))
+
+
+def _short(reason: str) -> str:
+    return reason if len(reason) <= REASON_LENGTH else reason[: REASON_LENGTH - 3].rstrip() + "..."
+
+
+def reasons_text(reasons: Counter[str]) -> str:
+    """A bot's forfeit reasons, the commonest first, each with how many
+    games it forfeited for it: ``3 games: the bot exited; 1 game: not
+    JSON``; a lone reason alone."""
+    common = reasons.most_common()
+    if len(common) == 1:
+        return _short(common[0][0])
+    shown = [f"{counted(count, 'game')}: {_short(reason)}" for reason, count in common[:REASONS_SHOWN]]
+    left = len(common) - REASONS_SHOWN
+    return "; ".join(shown + ([counted(left, "other reason")] if left > 0 else []))
+
+
+def render_summary(summary: MatchSummary, forfeits: Forfeits) -> str:
+    """The match's result as a player reads it; each bot's forfeit reasons
+    under its line, from ``forfeits``."""
+    lines = [f"{counted(summary.deals, 'deal')}, each played twice with the seats swapped"]
     for name, bot in (("A", summary.a), ("B", summary.b)):
         dd = "-" if bot.dd_accuracy is None else f"{100 * bot.dd_accuracy:.1f}%"
         knew = "" if bot.knew_accuracy is None else f", by what it knew {100 * bot.knew_accuracy:.1f}%"
         lines.append(
-            f"  {name} {bot.spec}: {bot.mean_points:+.2f} game points a deal, {bot.wins} deals won,"
-            f" {bot.forfeits} forfeits; cards best double dummy {dd}{knew}"
+            f"  {name} {bot.spec}: {bot.mean_points:+.2f} game points a deal, {counted(bot.wins, 'deal')} won,"
+            f" {counted(bot.forfeits, 'forfeit')}; cards best double dummy {dd}{knew}"
         )
+        side = name.lower()
+        if forfeits.count(side):
+            why = reasons_text(forfeits.reasons[side])
+            lines.append(f"    forfeited {counted(forfeits.count(side), 'game')}: {why}")
     interval = "" if summary.ci95 is None else f" (95% interval {summary.ci95[0]:+.2f} to {summary.ci95[1]:+.2f})"
-    lines.append(f"  A - B: {summary.mean_diff:+.2f} game points a deal{interval}; {summary.draws} deals drawn")
+    lines.append(
+        f"  A - B: {summary.mean_diff:+.2f} game points a deal{interval}; {counted(summary.draws, 'deal')} drawn"
+    )
     if summary.sprt is not None:
         lines.append(render_sprt(summary.sprt))
     return "\n".join(lines + _bonus_table(summary))
@@ -105,10 +176,10 @@ def render_sprt(state: SprtState) -> str:
     """Where the sequential test stands, one line."""
     asked = state.hypotheses
     if state.accepted is None:
-        verdict = f"no decision after {state.deals} deals"
+        verdict = f"no decision after {counted(state.deals, 'deal')}"
     else:
         lead = f"{asked.d0:+g} or less" if state.accepted == "H0" else f"{asked.d1:+g} or more"
-        verdict = f"{state.accepted} accepted after {state.deals} deals (A leads by {lead})"
+        verdict = f"{state.accepted} accepted after {counted(state.deals, 'deal')} (A leads by {lead})"
     return (
         f"  SPRT H0 A - B <= {asked.d0:+g} against H1 >= {asked.d1:+g}"
         f" (alpha {asked.alpha:g}, beta {asked.beta:g}): {verdict};"
@@ -298,9 +369,14 @@ def arena_command(
     of each bot's cards that were best double dummy, and a table of each
     bot's announcements by kind (announced, made, failed), its Kontras
     (said, paid off) and its game points from the game item, the
-    announced, silent and held bonuses and the forfeits.
-    --summary-only -o RESULTS.jsonl prints the summary of a results file
-    and plays nothing.
+    announced, silent and held bonuses and the forfeits; under a bot's
+    line, why it forfeited.  --summary-only -o RESULTS.jsonl prints the
+    summary of a results file and plays nothing.
+
+    A bot that forfeited every game it played (it could not start, or
+    broke at once) is named on stderr after the summary, and the exit
+    status is 1: the match says nothing of it.  A bot that forfeits only
+    some games is no error.
 
     --sprt D0,D1 runs a sequential probability ratio test on the deals in
     their order and stops the match as soon as it accepts H0 (A leads by
@@ -372,9 +448,12 @@ def _recorded_match(results: str) -> Match:
 
 def _finish(results: str, match: Match, as_json: bool, sprt: Hypotheses | None = None) -> None:
     """Print the summary of the whole results file, with where the
-    sequential test of ``sprt`` stands on it when asked."""
+    sequential test of ``sprt`` stands on it when asked; exit 1 when a
+    bot forfeited every game it played."""
     try:
-        summary = summarise(read_results(results), match, sprt)
+        records = read_results(results)
+        summary = summarise(records, match, sprt)
+        forfeits = forfeits_of(records)
     except ResultsError as error:
         raise InputError(str(error)) from None
     except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -383,6 +462,20 @@ def _finish(results: str, match: Match, as_json: bool, sprt: Hypotheses | None =
             f"{source_name(results)}: a record of no arena match ({type(error).__name__}: {error})"
         ) from None
     if as_json:
-        click.echo(json.dumps({"results": results, **summary.to_json()}))
+        data = summary.to_json()
+        for side in SIDES:
+            bot = data[side]
+            assert isinstance(bot, dict)
+            bot["forfeit_reasons"] = forfeits.to_json(side)
+        click.echo(json.dumps({"results": results, **data}))
     else:
-        click.echo(render_summary(summary))
+        click.echo(render_summary(summary, forfeits))
+    broken = [
+        f"bot {side.upper()} ({match.spec(side)}) forfeited all {counted(forfeits.count(side), 'game')} it played"
+        f" ({reasons_text(forfeits.reasons[side])})"
+        for side in SIDES
+        if forfeits.never_played(side)
+    ]
+    if broken:
+        # It could not start, or broke at once: a summary with no error would pass for a result.
+        raise click.ClickException("; ".join(broken) + ", so the match says nothing of it")

@@ -9,7 +9,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Final
@@ -27,35 +26,25 @@ from kosolve.batch.tasks import Question
 from kosolve.cli.errors import InputError
 from kosolve.cli.loading import STDIN, STDIN_NAME
 from kosolve.cli.options import MAX_SAMPLES, jobs_option, json_option, quiet_option, rules_options, tt_mb_option
+from kosolve.cli.running import progress_bar
 from kosolve.model.game import Rules
+from kosolve.model.reprs import counted
 
 FAILED: Final = 1
 """The exit status when some deal's record is an error."""
 
 
-class _Progress:
-    """The progress bar's text after the count: deals a second so far."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-        self.done = 0
-
-    def __call__(self, _: object) -> str:
-        elapsed = time.perf_counter() - self.start
-        return f"{self.done / elapsed:.1f} deals/s" if self.done and elapsed > 0 else ""
-
-
 def _run(batch: Batch, answers: Answerer, quiet: bool) -> BatchRun:
-    if quiet or not batch.todo:
-        return batch.run(answers)
-    progress = _Progress()
-    with click.progressbar(
-        length=batch.todo, label="solving", file=sys.stderr, show_pos=True, item_show_func=progress
-    ) as bar:
+    with progress_bar("solving", quiet or not batch.todo, per_second="deals") as progress:
+        if progress is None:
+            return batch.run(answers)
+        moved = progress
+        done = 0
 
         def advance(_: Record) -> None:
-            progress.done += 1
-            bar.update(1)
+            nonlocal done
+            done += 1
+            moved(done, batch.todo)
 
         return batch.run(answers, advance)
 
@@ -274,15 +263,15 @@ def render_summary(summary: Summary) -> str:
         rows.append(
             (
                 "review",
-                f"{summary.reviews} hands; cards best by what the player knew {_percent(summary.knew_accuracy)},"
-                f" double dummy {_percent(summary.dd_accuracy)}",
+                f"{counted(summary.reviews, 'hand')}; cards best by what the player knew"
+                f" {_percent(summary.knew_accuracy)}, double dummy {_percent(summary.dd_accuracy)}",
             )
         )
     if summary.solver_seconds:
         rows.append(("solver time", f"{summary.solver_seconds:.2f} s (the value searches)"))
     if summary.run is not None:
         run = summary.run
-        rows.append(("this run", f"{run.done} deals in {run.seconds:.1f} s, {run.rate:.2f} deals/s"))
+        rows.append(("this run", f"{counted(run.done, 'deal')} in {run.seconds:.1f} s, {run.rate:.2f} deals/s"))
     return "\n".join(f"{name:<16} {text}".rstrip() if name else f"{'':<16} {text}" for name, text in rows)
 
 

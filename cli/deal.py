@@ -12,6 +12,7 @@ from typing import Final
 import click
 
 from kosolve.cli.errors import switch_of
+from kosolve.cli.options import Word
 from kosolve.dealing import deal_bid
 from kosolve.model.deal import deal_to_json
 from kosolve.model.dealt_file import dealt_to_json
@@ -36,11 +37,11 @@ MAX_SEED: Final = 2**32
     help="Write each deal as dealt (talon, hands, personal cards, discards) with the bid and exchange chosen,"
     " the form kosolve exchange reads, instead of the play position at trick 1.",
 )
-@click.option("--contract", type=click.Choice(CONTRACTS), help="Every deal in this contract.")
-@click.option("--declarer", type=click.Choice(SEAT_NAMES), help="Every deal declared by this seat.")
+@click.option("--contract", type=Word(CONTRACTS), help="Every deal in this contract.")
+@click.option("--declarer", type=Word(SEAT_NAMES), help="Every deal declared by this seat.")
 @click.option(
     switch_of("discard"),
-    type=click.Choice(DISCARD_VARIANTS),
+    type=Word(DISCARD_VARIANTS),
     default=DEFAULT_RULES.discard,
     show_default=True,
     help="The discard variant the players lay away by; give kosolve the same one to read a deal as dealt.",

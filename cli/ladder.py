@@ -21,6 +21,7 @@ from kosolve.dealing import MAX_SEED
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import Rules
 from kosolve.model.quoting import source_name
+from kosolve.model.reprs import counted
 from kosolve.play.arena import Match
 from kosolve.play.bots import make_bot
 from kosolve.play.ladder import Rung, pair_path, play_ladder, rate, round_robin
@@ -37,8 +38,9 @@ def render_ratings(ratings: Ratings) -> str:
         rows.append((f"{place}.", rating.bot, f"{rating.rating:+.2f}", f"± {half:.2f}", str(rating.deals)))
     widths = [max(len(row[column]) for row in rows) for column in range(5)]
     lines = [
-        f"{len(ratings.ratings)} bots, {len(ratings.matches)} duplicate matches;"
-        " ratings in game points a deal, their mean 0"
+        f"{counted(len(ratings.ratings), 'bot')},"
+        f" {counted(len(ratings.matches), 'duplicate match', 'duplicate matches')}"
+        "; ratings in game points a deal, their mean 0"
     ]
     for rank, bot, value, interval, deals in rows:
         lines.append(
@@ -50,7 +52,7 @@ def render_ratings(ratings: Ratings) -> str:
         low, high = match.ci95
         lines.append(
             f"    {match.a} - {match.b}: {match.mean:+.2f} (95% interval {low:+.2f} to {high:+.2f}),"
-            f" {match.deals} deals"
+            f" {counted(match.deals, 'deal')}"
         )
     return "\n".join(lines)
 

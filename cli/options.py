@@ -54,6 +54,32 @@ class _TableMegabytes(click.FloatRange):
         return number
 
 
+class Word(click.Choice[str]):
+    """A choice of lower-case words (a seat, a contract, a discard variant)
+    taken in any letter case, as deal files take them, and handed on in
+    lower case.  ASCII only, as in deal files: str.lower() would also fold
+    look-alikes such as the Kelvin sign into plain letters.
+
+    >>> @click.command()
+    ... @click.option("--seat", type=Word(("forehand", "dealer")))
+    ... def seat(seat: str) -> None:
+    ...     click.echo(seat)
+    >>> from click.testing import CliRunner
+    >>> CliRunner().invoke(seat, ["--seat", "Dealer"]).output
+    'dealer\\n'
+    """
+
+    def __init__(self, choices: tuple[str, ...]) -> None:
+        super().__init__(choices)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if isinstance(value, str) and value.isascii() and value.lower() in self.choices:
+            value = value.lower()
+        # Anything else is refused by click, in the words the user typed.
+        word: str = super().convert(value, param, ctx)
+        return word
+
+
 def tt_mb_option(function: F) -> F:
     """``--tt-mb MB``: the memory of all the search tables of a run, 1 to
     16384 MB; outside that range a usage error (exit 2) names it."""
@@ -201,7 +227,7 @@ def _rule_switch(option: Field[Any]) -> Callable[[F], F]:
     return click.option(
         switch_of(option.name),
         option.name,
-        type=click.Choice([str(choice) for choice in choices]),
+        type=Word(tuple(str(choice) for choice in choices)),
         default=str(default),
         show_default=True,
         help=help_text,

@@ -19,7 +19,7 @@ import click
 from kosolve.analysis.report import Analyser, Options
 from kosolve.cli.loading import DealFileError, check_view, checked, load_inputs, play_of
 from kosolve.cli.options import json_option, quiet_option, rules_options, samples_options, threads_option, tt_mb_option
-from kosolve.cli.running import check_target, tables, write_atomically
+from kosolve.cli.running import check_target, progress_bar, tables, write_atomically
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.ending import EndingError, ending_deal
@@ -87,7 +87,8 @@ def _load_jobs(
 
 def _progress_wanted(count: int, quiet: bool) -> bool:
     # A bar redrawn on a terminal would be torn by results printed to the
-    # same terminal, so it only shows while stdout goes elsewhere.  sys.stdout,
+    # same terminal, so it only shows while stdout goes elsewhere (and
+    # stderr to a terminal: progress_bar's own condition).  sys.stdout,
     # not click.get_text_stream (deprecated, gone in click 9): CliRunner swaps it too.
     return not quiet and count >= PROGRESS_MIN_FILES and not sys.stdout.isatty()
 
@@ -160,12 +161,14 @@ def solve_command(
     seed: int,
 ) -> None:
     """Solve each DEAL.json: the position after its play (or after the first
-    N cards with --at), with best play by both sides.
+    N cards with --at; --at 0 for the deal from trick 1), with best play by
+    both sides.
 
     Prints the hands, the declarer's value in points and thirds, whether he
     wins (when the piles are given), the value of every card of the player
     to move, an optimal line, which announcements each player can still
-    make, a post-mortem of the play so far and the search statistics.  One
+    make, a post-mortem of the file's whole play (each card, what it cost,
+    what was better; whatever --at is) and the search statistics.  One
     table is shared by all files; it speeds up solving but never changes an
     answer.
 
@@ -215,13 +218,11 @@ def solve_command(
         separator = "\n" if not (as_json or quiet) and job is not jobs[0] else ""
         click.echo(separator + answer)
 
-    if _progress_wanted(len(jobs), quiet):
-        with click.progressbar(jobs, label="solving", file=sys.stderr) as bar:
-            for job in bar:
-                run(job)
-    else:
-        for job in jobs:
+    with progress_bar("solving", not _progress_wanted(len(jobs), quiet)) as progress:
+        for done, job in enumerate(jobs, start=1):
             run(job)
+            if progress is not None:
+                progress(done, len(jobs))
     if write_position is not None and ending is not None:
         write_atomically(write_position, json.dumps(deal_to_json(ending), indent=2) + "\n")
         if ending.piles is None:

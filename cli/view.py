@@ -9,7 +9,7 @@ import click
 
 from kosolve.cli.errors import InputError, shown
 from kosolve.cli.loading import load_viewed
-from kosolve.cli.options import rules_options
+from kosolve.cli.options import Word, rules_options
 from kosolve.model.cards import mask_of
 from kosolve.model.game import SEAT_NAMES, Rules
 from kosolve.model.quoting import source_name
@@ -31,7 +31,7 @@ def view_file_text(data: dict[str, object]) -> str:
 
 @click.command("view")
 @click.argument("file", metavar="DEAL.json", type=click.Path(allow_dash=True, readable=False))
-@click.option("--seat", type=click.Choice(SEAT_NAMES), required=True, help="The player whose view it is.")
+@click.option("--seat", type=Word(SEAT_NAMES), required=True, help="The player whose view it is.")
 @click.option(
     "--at",
     type=click.IntRange(min=0),

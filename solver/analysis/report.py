@@ -50,6 +50,7 @@ from kosolve.model.deal import Deal
 from kosolve.model.dealt import Dealt, Exchange
 from kosolve.model.dealt_file import DEALT_KEY, DealtFile, dealt_to_json
 from kosolve.model.game import DEALER, DEFAULT_RULES, FOREHAND, SEATS, OptionError, Position, Rules, Seat, seat_name
+from kosolve.model.reprs import counted
 from kosolve.model.scoring import game_item
 from kosolve.model.svg import hands_svg, moves_html
 
@@ -106,7 +107,9 @@ def check(deal: Deal, options: Options) -> None:
     """Raise :class:`OptionsError` when ``options`` cannot apply to ``deal``;
     a front end checks every deal before solving any."""
     if options.at is not None and options.at > len(deal.play):
-        raise OptionsError(f"{options.at} is beyond the play, which has {len(deal.play)} cards", "at", given=True)
+        raise OptionsError(
+            f"{options.at} is beyond the play, which has {counted(len(deal.play), 'card')}", "at", given=True
+        )
     if options.score and not can_score(deal):
         # Asked for and impossible: saying so beats a report without it.
         raise OptionsError("the net score needs a whole game (16 cards each at trick 1) with its piles", "score", True)
@@ -158,7 +161,7 @@ class Report:
             if present is not None
         ]
         name = f" {self.deal.source}" if self.deal.source else ""
-        where = f"after {self.at} of {len(self.deal.play)} cards"
+        where = f"after {self.at} of {counted(len(self.deal.play), 'card')}"
         computed = f"; {', '.join(parts)}" if parts else ""
         bid = f"{self.deal.contract} by the {seat_name(self.deal.declarer)}"
         return f"<Report{name}: {bid} {where}: {self.solution.value_text}{computed}>"

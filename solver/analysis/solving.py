@@ -88,7 +88,7 @@ class Solution:
         if self.to_move is None:
             return f"<Solution: {self.value_text}; the hand is over>"
         mover = f"{counted(len(self.moves), 'card')} for the {seat_name(self.to_move)} to play"
-        return f"<Solution: {self.value_text}; {mover}, a line of {len(self.line)} cards>"
+        return f"<Solution: {self.value_text}; {mover}, a line of {counted(len(self.line), 'card')}>"
 
     @property
     def value_text(self) -> str:

@@ -25,7 +25,7 @@ from kosolve.model.announcements import Announcement
 from kosolve.model.cards import KINGS, SUIT_MASKS, TAROCK, TRULL, Card, Hand, card_name, cards_of, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.game import FOREHAND, TALON_CARDS_TAKEN, TALON_SIZE, Seat
-from kosolve.model.reprs import readable_repr
+from kosolve.model.reprs import counted, readable_repr
 
 HAND_SIZE: Final = 16
 PERSONAL_SIZE: Final = 8
@@ -152,7 +152,7 @@ def discard_problem(
             )
     elif variant == "easy":
         if laid > DISCARD_SIZE:
-            return "discards", f"{laid} cards laid away (the easy discard lays away at most {DISCARD_SIZE})"
+            return "discards", f"{counted(laid, 'card')} laid away (the easy discard lays away at most {DISCARD_SIZE})"
     elif laid != DISCARD_SIZE:
         return "discards", f"{laid} card(s) laid away (the {variant} discard lays away {DISCARD_SIZE})"
     problem = lay_away_problem(pool, discards, variant)

@@ -46,6 +46,7 @@ from kosolve.model.dealt import HAND_SIZE, PERSONAL_SIZE, Dealt, Exchange, disca
 from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, SEATS, TALON_SIZE, Rules, Seat, seat_name
 from kosolve.model.jsonfile import FieldParser
 from kosolve.model.quoting import describe
+from kosolve.model.reprs import counted
 
 DEALT_KEY: Final = "dealt"
 """The key that makes a deal file a deal as dealt."""
@@ -119,7 +120,7 @@ class DealtFile:
             if self.exchange is not None:
                 taken = " ".join(card_name(card) for card in self.exchange.take)
                 bid += f" taking {taken}" if taken else " taking nothing"
-        played = f", {len(self.play)} cards played" if self.play else ""
+        played = f", {counted(len(self.play), 'card')} played" if self.play else ""
         name = f" {self.source}" if self.source else ""
         return f"<DealtFile{name}: dealt, {bid}{played}>"
 
@@ -136,7 +137,7 @@ class _DealtParser(FieldParser):
         in an earlier holding (as :meth:`FieldParser.holding` reads them)."""
         cards = self.distinct_cards(field, value)
         if len(cards) != size:
-            raise self.error(field, f"{len(cards)} cards ({what} {size})")
+            raise self.error(field, f"{counted(len(cards), 'card')} ({what} {size})")
         return tuple(cards)
 
     def among(self, field: str, value: object, within: Hand, where: str) -> tuple[Card, ...]:

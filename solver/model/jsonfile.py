@@ -32,6 +32,7 @@ from kosolve.model.announcements import ANNOUNCEMENTS, TIMINGS, Announcement, an
 from kosolve.model.cards import Card, CardError, Hand, card_name, hand_names, mask_of, parse_card
 from kosolve.model.game import SEAT_NAMES, SEATS, IllegalMoveError, Position, Seat, seat_name
 from kosolve.model.quoting import describe, member, quote, source_name
+from kosolve.model.reprs import counted
 
 MAX_FILE_BYTES: Final = 64 << 20
 """The largest file read (a real one is a few KB): reading stops there, so
@@ -269,7 +270,7 @@ class FieldParser:
         items = self.card_array("play", value)
         room = position.hands[0].bit_count() + position.hands[1].bit_count()
         if len(items) > room:
-            raise self.error("play", f"{len(items)} cards played, but the hands hold only {room}")
+            raise self.error("play", f"{counted(len(items), 'card')} played, but the hands hold only {room}")
         cards = [self.card(f"play[{index}]", item) for index, item in enumerate(items)]
         played: dict[Card, int] = {}
         for index, card in enumerate(cards):

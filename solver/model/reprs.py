@@ -47,10 +47,13 @@ def readable_repr(obj: Any, *, cards: Collection[str] = (), hands: Collection[st
     return f"{type(obj).__name__}({', '.join(parts)})"
 
 
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless the count is one.
+def counted(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and ``noun``, plural unless the count is one: ``noun``
+    with an s, or ``many`` for a plural made otherwise.
 
     >>> counted(1, "card"), counted(7, "card"), counted(0, "announcement")
     ('1 card', '7 cards', '0 announcements')
+    >>> counted(3, "match", "matches")
+    '3 matches'
     """
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    return f"{count} {noun if count == 1 else many or noun + 's'}"

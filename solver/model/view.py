@@ -27,7 +27,7 @@ Errors name the file and the field in one line, as a deal file's do:
 >>> parse_view({"version": 1, "view": "forehand", "hand": ["HK"], "pile": []}, "view.json")
 Traceback (most recent call last):
 ...
-kosolve.model.view.ViewError: view.json: hand: 1 cards (a seat view holds the 16 cards at trick 1)
+kosolve.model.view.ViewError: view.json: hand: 1 card (a seat view holds the 16 cards at trick 1)
 
 Which worlds a view allows is :mod:`kosolve.sampling`'s business: this
 module reads, checks and writes the view, and makes one from a deal.
@@ -279,7 +279,9 @@ class _ViewParser(FieldParser):
         leader = self.seat(data, "leader") if "leader" in data else FOREHAND
         hand = self.holding("hand", data["hand"])
         if hand.bit_count() != HAND_SIZE:
-            raise self.error("hand", f"{hand.bit_count()} cards (a seat view holds the {HAND_SIZE} cards at trick 1)")
+            raise self.error(
+                "hand", f"{counted(hand.bit_count(), 'card')} (a seat view holds the {HAND_SIZE} cards at trick 1)"
+            )
         pile = self.holding("pile", data["pile"])
         talon = self.talon_unseen(data, contract)
         if contract is None:
@@ -290,7 +292,7 @@ class _ViewParser(FieldParser):
             if talon:
                 role += " (less the talon cards unseen)" if declarer != view else " (the talon unseen)"
         if pile.bit_count() != wanted:
-            raise self.error("pile", f"{pile.bit_count()} cards (the pile {role} holds {wanted})")
+            raise self.error("pile", f"{counted(pile.bit_count(), 'card')} (the pile {role} holds {wanted})")
         other_pile, other_holds = self.other(data.get("other", {}), contract is None)
         if talon:
             self.talon_hidden(other_pile, other_holds)
@@ -361,7 +363,7 @@ class _ViewParser(FieldParser):
     def view_play(self, value: object, known: SeatView) -> tuple[Card, ...]:
         items = self.card_array("play", value)
         if len(items) > 2 * TRICKS_PER_GAME:
-            raise self.error("play", f"{len(items)} cards played, but a game has {2 * TRICKS_PER_GAME}")
+            raise self.error("play", f"{counted(len(items), 'card')} played, but a game has {2 * TRICKS_PER_GAME}")
         cards = tuple(self.card(f"play[{index}]", item) for index, item in enumerate(items))
         problem = play_problem(replace(known, play=cards))
         if problem is not None:
@@ -511,7 +513,7 @@ def view_of(deal: Deal, seat: SeatLike, at: int | None = None, *, taken: Hand | 
     if deal.piles is None:
         raise SeatViewError("the deal has no piles; a seat view needs the player's pile")
     if at is not None and at > len(deal.play):
-        raise SeatViewError(f"{at} is beyond the play, which has {len(deal.play)} cards", "at", given=True)
+        raise SeatViewError(f"{at} is beyond the play, which has {counted(len(deal.play), 'card')}", "at", given=True)
     other = 1 - seat
     pile = deal.piles[seat]
     other_pile = deal.piles[other] & SEEN_IN_PILES
@@ -552,7 +554,7 @@ def auction_view(dealt: Dealt, seat: SeatLike) -> SeatView:
     seat = as_seat(seat)
     if dealt.laid(seat).bit_count() != DISCARD_SIZE:
         raise SeatViewError(
-            f"the {seat_name(seat)} laid away {dealt.laid(seat).bit_count()} cards;"
+            f"the {seat_name(seat)} laid away {counted(dealt.laid(seat).bit_count(), 'card')};"
             f" a view before the auction needs the classic discard of {DISCARD_SIZE}"
         )
     return SeatView(seat, dealt.held(seat), dealt.laid(seat), dealt.laid(1 - seat) & TAROCKS)

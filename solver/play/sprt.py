@@ -35,6 +35,8 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from kosolve.model.reprs import counted
+
 DEFAULT_ALPHA: Final = 0.05
 """The error rate α by default: H1 accepted when A leads by ``d0``."""
 DEFAULT_BETA: Final = 0.05
@@ -155,7 +157,7 @@ class Sprt:
         """Take the next deal's difference (A's game points less B's) and
         say where the test stands; :class:`SprtError` once it has decided."""
         if self._state.accepted is not None:
-            raise SprtError(f"the test accepted {self._state.accepted} after {self._state.deals} deals")
+            raise SprtError(f"the test accepted {self._state.accepted} after {counted(self._state.deals, 'deal')}")
         self._deals += 1
         delta = difference - self._mean
         self._mean += delta / self._deals

@@ -22,6 +22,7 @@ from kosolve.model.cards import (
 )
 from kosolve.model.dealt import Dealt
 from kosolve.model.game import SEATS, seat_name
+from kosolve.model.reprs import counted
 from kosolve.render.text import Style, columns
 
 
@@ -136,6 +137,26 @@ def _par_lines(report: ExchangeReport, style: Style) -> list[str]:
     ]
 
 
+def _exchange_words(report: ExchangeReport, style: Style) -> str:
+    """The declared exchange against the table's best of its contract:
+    the best, as good in game points though fewer card points, or what it
+    costs in game points."""
+    declared = report.declared
+    assert declared is not None
+    contract = declared.contract
+    if declared.exchange_cost > 0:
+        return f"costs {counted(declared.exchange_cost, 'game point')} against the best of the {contract}"
+    best = report.table.best(declared.declarer, contract)
+    if best.thirds <= declared.thirds:
+        return f"the best of the {contract}"
+    # Game points are what the game pays: the table's best only takes more card points.
+    row = report.table.rows.index(best) + 1
+    return (
+        f"as good as the best of the {contract} in game points ({declared.game_points:+d});"
+        f" the table's best, row {row}, makes {style.points(best.thirds)} points"
+    )
+
+
 def _declared_lines(report: ExchangeReport, style: Style) -> list[str]:
     declared = report.declared
     if declared is None:
@@ -148,13 +169,13 @@ def _declared_lines(report: ExchangeReport, style: Style) -> list[str]:
         f"  {style.points(declared.thirds)} points ({declared.thirds} thirds), {_result(declared.won, declared.valat)},"
         f" {declared.game_points:+d} game points",
     ]
-    exchange = "the best exchange" if declared.exchange_cost == 0 else f"costs {declared.exchange_cost} game points"
-    lines.append(f"  the exchange: {exchange} of the {declared.contract}")
+    lines.append(f"  the exchange: {_exchange_words(report, style)}")
     if declared.bid_cost > 0:
-        lines.append(f"  the bid: costs {declared.bid_cost} game points against par")
+        lines.append(f"  the bid: costs {counted(declared.bid_cost, 'game point')} against par")
     elif declared.bid_cost < 0:
         lines.append(
-            f"  the bid: {-declared.bid_cost} game points more than par (only a mistake of the other allows it)"
+            f"  the bid: {counted(-declared.bid_cost, 'game point')} more than par"
+            " (only a mistake of the other allows it)"
         )
     else:
         lines.append("  the bid: par")

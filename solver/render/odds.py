@@ -66,10 +66,10 @@ def _cards_lines(view: SeatView, style: Style) -> list[str]:
         cells = [" ".join(hand_names(cards & SUIT_MASKS[suit])) or style.none for cards in (left, unseen)]
         rows.append([style.suit(suit), *cells])
     seen = " ".join(hand_names(view.other_pile)) or style.none
-    mine = f"{view.pile.bit_count()} cards, {style.points(thirds_of(view.pile))} points"
+    mine = f"{counted(view.pile.bit_count(), 'card')}, {style.points(thirds_of(view.pile))} points"
     if view.own_pile_size != view.pile.bit_count():
-        mine += f", and {view.own_pile_size - view.pile.bit_count()} talon cards unseen"
-    rows.append(["pile", mine, f"{view.other_pile_size} cards, seen: {seen}"])
+        mine += f", and {counted(view.own_pile_size - view.pile.bit_count(), 'talon card')} unseen"
+    rows.append(["pile", mine, f"{counted(view.other_pile_size, 'card')}, seen: {seen}"])
     if view.other_holds:
         rows.append(["his", "", "seen to be his: " + " ".join(hand_names(view.other_holds))])
     return columns(rows)
@@ -110,9 +110,13 @@ def _play_odds_lines(result: Odds, style: Style) -> list[str]:
     declarer = seat_name(view.declarer)
     mean = result.thirds.mean
     spread = "" if result.exact else f", 95% interval {_interval(result.thirds, 3, 2)}"
+    # The settlement counts whole points (a third rounds down, two thirds
+    # up), whose mean differs from the exact one only now and then.
+    scored = f"{result.mean_points:.2f}"
+    rounded = "" if scored == f"{mean / 3:.2f}" else f"; counted in whole points, as scored, mean {scored}"
     lines = [
         f"The declarer ({declarer}) wins in {_percent(result.p_win)} of the worlds.",
-        f"  his final points: mean {mean / 3:.2f} ({mean:.2f} thirds{spread}); rounded, {result.mean_points:.2f}",
+        f"  his final points: mean {mean / 3:.2f} ({mean:.2f} thirds{spread}){rounded}",
     ]
     if result.cards:
         best_mean, best_win = result.best_card_by_mean(), result.best_card_by_win()

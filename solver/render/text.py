@@ -37,6 +37,7 @@ from kosolve.model.cards import (
 )
 from kosolve.model.deal import Deal
 from kosolve.model.game import SEATS, TRICKS_PER_GAME, Position, Seat, Trick, seat_name
+from kosolve.model.reprs import counted
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ def _hand_lines(deal: Deal, position: Position, style: Style) -> list[str]:
         rows.append([style.suit(suit), *cells])
     if deal.piles is not None:
         cells = [
-            f"{deal.piles[seat].bit_count()} cards, {style.points(thirds_of(deal.piles[seat]))} points"
+            f"{counted(deal.piles[seat].bit_count(), 'card')}, {style.points(thirds_of(deal.piles[seat]))} points"
             for seat in SEATS
         ]
         rows.append(["pile", *cells])
@@ -270,7 +271,8 @@ def _postmortem_lines(review: PostMortem, style: Style) -> list[str]:
 
 def _left_out(report: Report) -> str:
     """``after 10 of 32 cards; 22 more in the file, left out by --at``."""
-    return f"after {report.at} of {len(report.deal.play)} cards; {report.left_out} more in the file, left out by --at"
+    cards = counted(len(report.deal.play), "card")
+    return f"after {report.at} of {cards}; {report.left_out} more in the file, left out by --at"
 
 
 def render_report(file: str, report: Report, style: Style) -> str:
@@ -286,7 +288,7 @@ def render_report(file: str, report: Report, style: Style) -> str:
     if not over:
         lines += _hand_lines(deal, position, style)
     if played:
-        cards = "1 card" if len(played) == 1 else f"{len(played)} cards"
+        cards = counted(len(played), "card")
         lines += ["", f"Played, {cards}:"]
         lines += trick_lines(position.tricks, style)
         if not over:
@@ -350,4 +352,12 @@ def render_value(file: str, report: Report, style: Style) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["Style", "columns", "render_report", "render_value", "settlement_lines", "style_for", "trick_lines"]
+__all__ = [
+    "Style",
+    "columns",
+    "render_report",
+    "render_value",
+    "settlement_lines",
+    "style_for",
+    "trick_lines",
+]

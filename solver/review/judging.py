@@ -57,6 +57,7 @@ from kosolve.model.cards import Hand, mask_of
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.game import DEFAULT_RULES, OptionError, Rules, Seat
+from kosolve.model.reprs import counted
 from kosolve.model.view import view_of
 from kosolve.review.choices import (
     DEFAULT_DECISION_SAMPLES,
@@ -129,7 +130,9 @@ def review(
         raise ReviewError("the deal has no play: there is no card to judge")
     # A deal as dealt not yet played still has its decisions to judge.
     if deal.play and start >= len(deal.play):
-        raise ReviewError(f"{start} leaves no card to judge: the play has {len(deal.play)} cards", "start", given=True)
+        raise ReviewError(
+            f"{start} leaves no card to judge: the play has {counted(len(deal.play), 'card')}", "start", given=True
+        )
     check_announcements(deal.announcements, deal.contract, deal.declarer, rules)
     inference = Inference(card_weight=infer)
     started = time.perf_counter()

@@ -36,6 +36,7 @@ from kosolve.model.dealt_file import DealtFile, parse_dealt_file
 from kosolve.model.game import DEFAULT_RULES, OptionError, Rules, RulesError
 from kosolve.model.jsonfile import FileError
 from kosolve.model.quoting import describe, source_name
+from kosolve.model.reprs import counted
 
 ARENA_KIND: Final = "arena"
 """The ``kind`` of an arena results file's question (its header)."""
@@ -122,7 +123,7 @@ def game_file(
     cards = sum(hand.bit_count() for hand in played.hands)
     if len(file.play) != cards:
         raise RecordError(
-            f"{source}: {_member(field, 'play')}: {len(file.play)} cards: the game did not end (a whole game"
+            f"{source}: {_member(field, 'play')}: {counted(len(file.play), 'card')}: the game did not end (a whole game"
             f" plays {cards})"
         )
     settled = [item.to_json() for item in settle(played, rules).items]
@@ -176,7 +177,7 @@ def arena_game(
     numbers = sorted(n for r in records if isinstance(n := r.get("line"), int))
     if deal is None:
         if len(numbers) != 1:
-            held = "no deal" if not numbers else f"{len(numbers)} deals ({numbers[0]} to {numbers[-1]})"
+            held = "no deal" if not numbers else f"{counted(len(numbers), 'deal')} ({numbers[0]} to {numbers[-1]})"
             raise RecordChoiceError(f"it holds {held}: choose one", "deal")
         deal = numbers[0]
     found = [r for r in records if r.get("line") == deal]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import io
 import json
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from support.cli import run
 
 from kosolve import __version__
 from kosolve.analysis.solving import solve
+from kosolve.cli.running import progress_bar
 from kosolve.cli.solve import PROGRESS_MIN_FILES
 from kosolve.model.cards import (
     ALL_CARDS,
@@ -307,7 +309,8 @@ def test_plain_text_when_the_output_cannot_show_symbols() -> None:
     assert "hearts" in result.stdout
 
 
-def test_many_files_show_a_progress_bar_on_stderr_unless_quiet() -> None:
+@pytest.mark.usefixtures("terminal")
+def test_many_files_show_a_progress_bar_on_a_terminal_unless_quiet() -> None:
     paths = [write(ENDING, f"deal{i}.json") for i in range(PROGRESS_MIN_FILES)]
     result = run("--json", *paths)
     assert result.exit_code == 0, result.output
@@ -315,6 +318,42 @@ def test_many_files_show_a_progress_bar_on_stderr_unless_quiet() -> None:
     assert len(result.stdout.splitlines()) == len(paths)
     assert "solving" not in run("-q", "--json", *paths).stderr
     assert "solving" not in run("--json", *paths[:-1]).stderr
+
+
+def test_many_files_show_no_progress_label_off_a_terminal() -> None:
+    paths = [write(ENDING, f"deal{i}.json") for i in range(PROGRESS_MIN_FILES)]
+    result = run("--json", *paths)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+class FakeTerminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_from_its_first_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    with progress_bar("worlds", quiet=False, per_second="deals") as progress:
+        assert progress is not None
+        assert stream.getvalue() == "", "nothing before the first step: the input is checked by then"
+        progress(1, 4)
+        assert "worlds" in stream.getvalue() and "1/4" in stream.getvalue()
+        progress(4, 4)
+    assert "4/4" in stream.getvalue()
+    with progress_bar("worlds", quiet=True) as progress:
+        assert progress is None
+
+
+def test_no_progress_bar_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    with progress_bar("worlds", quiet=False) as progress:
+        assert progress is None
+    assert stream.getvalue() == ""
 
 
 def test_version() -> None:

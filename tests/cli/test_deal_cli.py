@@ -124,6 +124,13 @@ def test_without_a_seed_a_random_one_is_said_and_deals_the_same_again() -> None:
     assert again.stdout == first.stdout and again.stderr == ""
 
 
+def test_the_seat_contract_and_discard_are_taken_in_any_letter_case() -> None:
+    shouted = deal_lines("--seed", "5", "-n", "2", "--contract", "Solo", "--declarer", "Dealer", "--discard", "EASY")
+    assert shouted == deal_lines(
+        "--seed", "5", "-n", "2", "--contract", "solo", "--declarer", "dealer", "--discard", "easy"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -21,7 +21,7 @@ from kosolve.model.dealt import Exchange
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.files import load_deal, load_dealt_file
 from kosolve.model.game import SEATS, parse_seat, seat_name
-from kosolve.render.exchange import by_suit, render_dealt
+from kosolve.render.exchange import by_suit, render_dealt, render_exchange_report
 from kosolve.render.text import Style
 
 DEALT = str(EXAMPLES / "dealt.json")
@@ -105,8 +105,8 @@ def test_the_json_gives_the_cards_as_dealt(dealt_json: dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def dealt_text() -> Result:
-    """``kosolve exchange`` of the example, with its progress bar: one
-    exchange table for every test that reads its text."""
+    """``kosolve exchange`` of the example (no progress bar: CliRunner's
+    stderr is no terminal): one exchange table for every test that reads its text."""
     result = run(DEALT)
     assert result.exit_code == 0, result.output
     return result
@@ -213,7 +213,28 @@ def test_the_text_shows_the_table_the_par_and_the_cost(dealt_text: Result) -> No
     text = dealt_text.stdout
     assert "Talon exchange" in text and "Par (both bid knowing all cards" in text
     assert "Declared: zweiblatt by the dealer" in text
-    assert "exchange table" in dealt_text.stderr, "a progress bar on stderr"
+    assert dealt_text.stderr == "", "no progress bar off a terminal"
+
+
+def test_an_exchange_as_good_in_game_points_says_so_and_names_the_best(dealt_text: Result) -> None:
+    # The example lays away CC C10 for 46 1/3 points; row 15 (CK CC too) lays away DJ CC for 47 1/3: +6 both.
+    assert (
+        "  the exchange: as good as the best of the zweiblatt in game points (+6);"
+        " the table's best, row 15, makes 47⅓ points\n" in dealt_text.stdout
+    )
+    assert "the best exchange" not in dealt_text.stdout
+
+
+def test_an_exchange_that_costs_says_how_much_and_one_in_the_singular() -> None:
+    report = Analyser().analyse_exchange(load_dealt_file(DEALT))
+    assert report.declared is not None
+    costly = replace(report, declared=replace(report.declared, exchange_cost=1, bid_cost=1))
+    text = render_exchange_report("dealt.json", costly, Style(unicode=True))
+    assert "  the exchange: costs 1 game point against the best of the zweiblatt\n" in text
+    assert "  the bid: costs 1 game point against par\n" in text
+    best = report.table.best(report.declared.declarer, "zweiblatt")
+    fine = replace(report, declared=replace(report.declared, thirds=best.thirds))
+    assert "  the exchange: the best of the zweiblatt\n" in render_exchange_report("dealt.json", fine, Style(True))
 
 
 def test_an_open_deal_from_the_standard_input_has_no_declared_bid() -> None:

@@ -53,6 +53,13 @@ def test_the_text_and_the_picture(tmp_path: Path) -> None:
     assert {g.get("data-bot") for g in root.iter("{http://www.w3.org/2000/svg}g")} == set(BOTS)
 
 
+def test_counts_of_one_are_singular(tmp_path: Path) -> None:
+    result = run("ladder", "heuristic", "random", "--deals", "2", "--seed", "5", "-o", str(tmp_path / "l"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("2 bots, 1 duplicate match; ")
+    assert result.stderr == "", "no progress label off a terminal"
+
+
 def test_the_same_ladder_again_resumes_and_a_bot_added_plays_its_own(tmp_path: Path) -> None:
     folder = tmp_path / "l"
     first = ladder("random", "heuristic", "--deals", "3", "-o", str(folder), "--jobs", "1")

@@ -64,7 +64,24 @@ def test_the_text_reads_as_a_card_player_would() -> None:
     assert "45 worlds fit the view: every one solved, so the figures are exact." in text
     assert "Sk XXI XIX XVIII XVI XV VII VI III II" in text, "tarocks in rank order"
     assert "best mean, best odds" in text
-    assert "worlds" in result.stderr, "a progress bar on stderr"
+    assert result.stderr == "", "no progress bar off a terminal"
+
+
+def test_the_final_points_say_what_the_whole_points_are_and_only_when_they_differ() -> None:
+    exact = run("odds", "--jobs", "1", "-q", VIEW)
+    assert "  his final points: mean 38.87 (116.60 thirds)\n" in exact.stdout, "the same to two places: said once"
+    view = run("view", PLAYED, "--seat", "dealer", "--at", "2")
+    drawn = run("odds", "--jobs", "1", "-q", "--samples", "30", "-", input=view.stdout)
+    line = next(line for line in drawn.stdout.splitlines() if "his final points" in line)
+    assert line.endswith("; counted in whole points, as scored, mean 35.67"), line
+    assert "rounded," not in exact.stdout + drawn.stdout
+
+
+@pytest.mark.usefixtures("terminal")
+def test_a_progress_bar_goes_to_stderr_on_a_terminal() -> None:
+    result = run("odds", "--jobs", "1", VIEW)
+    assert result.exit_code == 0, result.output
+    assert "worlds" in result.stderr
 
 
 def test_before_the_auction_each_contract_is_given() -> None:
@@ -85,8 +102,8 @@ def broken_view(tmp_path: Path, **changes: Any) -> str:
     ("changes", "message"),
     [
         ({"version": 2}, "version: unsupported version 2"),
-        ({"hand": ["HK"]}, "hand: 1 cards (a seat view holds the 16 cards at trick 1)"),
-        ({"pile": ["DC"]}, "pile: 1 cards (the pile of the declarer in a zweiblatt holds 10)"),
+        ({"hand": ["HK"]}, "hand: 1 card (a seat view holds the 16 cards at trick 1)"),
+        ({"pile": ["DC"]}, "pile: 1 card (the pile of the declarer in a zweiblatt holds 10)"),
         ({"view": "north"}, "view: unknown seat 'north'"),
         ({"colour": 1}, "colour: unknown key"),
         ({"play": ["DK", "DC"]}, "play[1]: trick 1: DC is played by the dealer but lies in the viewer's pile"),
@@ -154,6 +171,13 @@ def test_view_writes_what_the_player_knew() -> None:
     written = parse_view(json.loads(result.stdout), "stdout")
     assert written == view_of(load_deal(PLAYED), DEALER, 4)
     assert run("view", PLAYED, "--seat", "forehand").stdout == Path(VIEW).read_text()
+
+
+@pytest.mark.parametrize("seat", ["Dealer", "DEALER", "dEaLeR"])
+def test_the_seat_is_taken_in_any_letter_case_as_deal_files_take_it(seat: str) -> None:
+    result = run("view", PLAYED, "--seat", seat, "--at", "4")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == run("view", PLAYED, "--seat", "dealer", "--at", "4").stdout
 
 
 @pytest.mark.parametrize(

@@ -65,9 +65,23 @@ def test_the_text_shows_both_verdicts_and_each_player() -> None:
     assert result.stderr == ""
 
 
-def test_a_progress_bar_goes_to_stderr() -> None:
+@pytest.mark.usefixtures("terminal")
+def test_a_progress_bar_goes_to_stderr_on_a_terminal() -> None:
     result = run("review", "--jobs", "1", "--from", "28", PLAYED_OUT)
     assert result.exit_code == 0 and "worlds" in result.stderr and "worlds" not in result.stdout.splitlines()[-1]
+
+
+def test_no_progress_label_reaches_stderr_off_a_terminal() -> None:
+    result = run("review", "--jobs", "1", "--from", "28", PLAYED_OUT)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+@pytest.mark.usefixtures("terminal")
+def test_a_deal_without_play_is_one_line_with_no_bar_before_it() -> None:
+    result = run("review", str(EXAMPLES / "whole-deal.json"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"Error: {EXAMPLES / 'whole-deal.json'}: the deal has no play: there is no card to judge\n"
 
 
 def without_piles(tmp_path: Path) -> str:

@@ -2,7 +2,8 @@
 a resumed or killed match repeats and loses nothing, a protocol bot plays
 the same games as the same bot in-process, and a bot that answers out of
 range, sleeps past the limit, exits or prints garbage forfeits its games
-with a clear reason while the match goes on."""
+with a clear reason while the match goes on (a bot that forfeits every
+game is then an error, exit status 1)."""
 
 from __future__ import annotations
 
@@ -90,7 +91,14 @@ def test_a_bot_that_breaks_the_protocol_forfeits(tmp_path: Path, kind: str) -> N
     )
     out = tmp_path / "m.jsonl"
     spec = f"exec:{sys.executable} {script}"
-    summary = arena(spec, "heuristic", "--deals", "2", "-o", str(out), "--jobs", "1", "--move-time", "0.5")
+    result = run("arena", "-q", "--json", spec, "heuristic", "--deals", "2", "-o", str(out), "--jobs", "1",
+                 "--move-time", "0.5")  # fmt: skip
+    # It forfeited every game: the match says nothing of it, exit status 1, one line why.
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"Error: bot A ({spec}) forfeited all 4 games it played (")
+    assert reason in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    summary = json.loads(result.stdout)
     games = [game for record in records(out) for game in record["report"]["games"]]
     assert len(games) == 4
     for game in games:
@@ -98,6 +106,7 @@ def test_a_bot_that_breaks_the_protocol_forfeits(tmp_path: Path, kind: str) -> N
         assert forfeit is not None and forfeit["bot"] == spec and reason in forfeit["reason"]
         assert game["points"][forfeit["seat"]] == -24
     assert summary["a"]["forfeits"] == 4 and summary["b"]["forfeits"] == 0
+    assert sum(summary["a"]["forfeit_reasons"].values()) == 4 and summary["b"]["forfeit_reasons"] == {}
     assert summary["a"]["mean_points"] == -48
 
 
