@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from kosolve.cli.main import cli
 from kosolve.dealing import choose_contract, deal_as_dealt, deal_bid, deal_games, hand_strength
+from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import parse_dealt_file
 from kosolve.model.files import parse_deal
 from kosolve.model.game import CONTRACTS, DISCARD_VARIANTS, FOREHAND, SEAT_NAMES, Rules
@@ -139,6 +140,10 @@ def test_the_seat_contract_and_discard_are_taken_in_any_letter_case() -> None:
         (["--seed", "1", "-n", "-1"], "-n"),
         (["--seed", "1", "--contract", "grand"], "--contract"),
         (["--seed", "1", "--declarer", "north"], "--declarer"),
+        (["--seed", "1", "--where", "forhand.tarocks >= 10"], "--where: at character 1: unknown name 'forhand'"),
+        (["--seed", "1", "--where", "'XXII' in dealer.hand"], "--where: at character 1: 'XXII' is not a card"),
+        (["--where", "dealer.tarocks >= "], "--where: at character 19: expected a value"),
+        (["--seed", "1", "--where", "true", "--tries", "0"], "--tries"),
     ],
 )
 def test_bad_options_are_one_line_exit_2(args: list[str], message: str) -> None:
@@ -147,3 +152,53 @@ def test_bad_options_are_one_line_exit_2(args: list[str], message: str) -> None:
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+def test_where_writes_the_seeds_deals_that_meet_the_condition_and_says_how_many_it_tried() -> None:
+    condition = "declarer.tarocks >= 11 and 'HK' not in defender.hand"
+    result = CliRunner().invoke(cli, ["deal", "--seed", "4", "-n", "6", "--where", condition])
+    assert result.exit_code == 0, result.output
+    kept = [parse_deal(json.loads(line), "line") for line in result.stdout.splitlines()]
+    found = re.fullmatch(r"kosolve deal: 6 deals kept of (\d+) tried \(\d+\.\d%\)\n", result.stderr)
+    assert found is not None, result.stderr
+    plain = deal_games(int(found.group(1)), seed=4)
+    meets = [deal for deal in plain if deal_meets(deal)]
+    assert kept == meets and plain[-1] == kept[-1]
+
+
+def deal_meets(deal: Deal) -> bool:
+    """The condition above, read from the deal's cards by name."""
+    data = deal_to_json(deal)
+    hands = data["hands"]
+    assert isinstance(hands, dict)
+    declarer = hands[data["declarer"]]
+    defender = hands["dealer" if data["declarer"] == "forehand" else "forehand"]
+    tarocks = [card for card in declarer if card == "Sk" or card.strip("XVI") == ""]
+    return len(tarocks) >= 11 and "HK" not in defender
+
+
+def test_where_as_dealt_reads_the_hands_before_the_exchange() -> None:
+    lines = deal_lines("--seed", "2", "-n", "3", "--dealt", "--where", "'I' in talon")
+    assert len(lines) == 3 and all("I" in json.loads(line)["dealt"]["talon"] for line in lines)
+    # The dealer knows the talon whichever form it writes: the same deals.
+    positions = deal_lines("--seed", "2", "-n", "3", "--where", "'I' in talon")
+    as_dealt = [parse_dealt_file(json.loads(line), "line").play_deal() for line in lines]
+    assert [parse_deal(json.loads(line), "line") for line in positions] == as_dealt
+    # The declarer holds a talon card he took at trick 1, never as dealt.
+    took = ["--seed", "2", "-n", "2", "--tries", "300", "--where", "'I' in talon and 'I' in declarer.hand"]
+    assert len(deal_lines(*took)) == 2
+    never = CliRunner().invoke(cli, ["deal", "--dealt", *took])
+    assert never.exit_code == 1 and never.stdout == ""
+
+
+def test_where_with_too_few_deals_in_the_budget_writes_them_and_exits_1() -> None:
+    result = CliRunner().invoke(
+        cli, ["deal", "--seed", "1", "-n", "3", "--where", "forehand.tarocks > 15", "--tries", "1000"]
+    )
+    assert result.exit_code == 1
+    assert len(result.stdout.splitlines()) == 1
+    assert result.stderr.splitlines() == [
+        "kosolve deal: 1 deal kept of 1,000 tried (0.1%)",
+        "Error: --where: 1 of the 3 deals asked for met the condition in 1,000 tries:"
+        " loosen it, or allow more with --tries",
+    ]

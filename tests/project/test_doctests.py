@@ -31,9 +31,11 @@ def test_the_modules_are_found() -> None:
     assert {"kosolve.model.deal", "kosolve.engine._search", "kosolve.cli.main", "kosolve.engine.memory"} <= set(found)
 
 
-def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("page", ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))])
+def test_the_examples_of_the_readme_and_the_docs(monkeypatch: pytest.MonkeyPatch, page: str) -> None:
     root = ROOT
     monkeypatch.chdir(root)
-    result = doctest.testfile(str(root / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(str(root / page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
-    assert result.attempted > 0
+    if page == "README.md":
+        assert result.attempted > 0
