@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 import click
 
@@ -30,7 +28,6 @@ from kosolve.play.arena import (
     SIDES,
     Match,
     MatchSummary,
-    deal_records,
     dealer_deal,
     file_deals,
     run_match,
@@ -96,51 +93,15 @@ REASON_LENGTH: Final = 60
 file has it whole)."""
 
 
-@dataclass(frozen=True)
-class Forfeits:
-    """Why each bot forfeited (``"a"``, ``"b"``): its forfeits by reason,
-    over the games of a match."""
-
-    reasons: Mapping[str, Counter[str]]
-    games: int
-
-    def count(self, side: str) -> int:
-        """The games the bot forfeited."""
-        return sum(self.reasons[side].values())
-
-    def never_played(self, side: str) -> bool:
-        """Whether the bot forfeited every game it got to play: it
-        forfeited some, and each of the others the other bot forfeited
-        first.  Such a bot never worked (it cannot start, or breaks at
-        once), and the match says nothing of it."""
-        other = SIDES[1 - SIDES.index(side)]
-        return self.count(side) > 0 and self.count(side) + self.count(other) == self.games
-
-    def to_json(self, side: str) -> dict[str, int]:
-        return dict(self.reasons[side].most_common())
-
-
-def forfeits_of(records: Sequence[Mapping[str, Any]]) -> Forfeits:
-    """The forfeits of a match's records, by bot and reason."""
-    deals = deal_records(records).values()
-    reasons: dict[str, Counter[str]] = {side: Counter() for side in SIDES}
-    for deal in deals:
-        # Game 1 has bot A as the forehand, game 2 the seats swapped.
-        for order, game in zip((SIDES, SIDES[::-1]), deal.games, strict=True):
-            if game.forfeit is not None:
-                reasons[order[game.forfeit.seat]][game.forfeit.reason] += 1
-    return Forfeits(reasons, 2 * len(deals))
-
-
 def _short(reason: str) -> str:
     return reason if len(reason) <= REASON_LENGTH else reason[: REASON_LENGTH - 3].rstrip() + "..."
 
 
-def reasons_text(reasons: Counter[str]) -> str:
-    """A bot's forfeit reasons, the commonest first, each with how many
-    games it forfeited for it: ``3 games: the bot exited; 1 game: not
-    JSON``; a lone reason alone."""
-    common = reasons.most_common()
+def reasons_text(reasons: Mapping[str, int]) -> str:
+    """A bot's forfeit reasons (commonest first, as the summary keeps
+    them), each with how many games it forfeited for it: ``3 games: the
+    bot exited; 1 game: not JSON``; a lone reason alone."""
+    common = list(reasons.items())
     if len(common) == 1:
         return _short(common[0][0])
     shown = [f"{counted(count, 'game')}: {_short(reason)}" for reason, count in common[:REASONS_SHOWN]]
@@ -148,9 +109,9 @@ def reasons_text(reasons: Counter[str]) -> str:
     return "; ".join(shown + ([counted(left, "other reason")] if left > 0 else []))
 
 
-def render_summary(summary: MatchSummary, forfeits: Forfeits) -> str:
+def render_summary(summary: MatchSummary) -> str:
     """The match's result as a player reads it; each bot's forfeit reasons
-    under its line, from ``forfeits``."""
+    under its line."""
     lines = [f"{counted(summary.deals, 'deal')}, each played twice with the seats swapped"]
     for name, bot in (("A", summary.a), ("B", summary.b)):
         dd = "-" if bot.dd_accuracy is None else f"{100 * bot.dd_accuracy:.1f}%"
@@ -159,10 +120,8 @@ def render_summary(summary: MatchSummary, forfeits: Forfeits) -> str:
             f"  {name} {bot.spec}: {bot.mean_points:+.2f} game points a deal, {counted(bot.wins, 'deal')} won,"
             f" {counted(bot.forfeits, 'forfeit')}; cards best double dummy {dd}{knew}"
         )
-        side = name.lower()
-        if forfeits.count(side):
-            why = reasons_text(forfeits.reasons[side])
-            lines.append(f"    forfeited {counted(forfeits.count(side), 'game')}: {why}")
+        if bot.forfeits:
+            lines.append(f"    forfeited {counted(bot.forfeits, 'game')}: {reasons_text(bot.forfeit_reasons)}")
     interval = "" if summary.ci95 is None else f" (95% interval {summary.ci95[0]:+.2f} to {summary.ci95[1]:+.2f})"
     lines.append(
         f"  A - B: {summary.mean_diff:+.2f} game points a deal{interval}; {counted(summary.draws, 'deal')} drawn"
@@ -453,7 +412,6 @@ def _finish(results: str, match: Match, as_json: bool, sprt: Hypotheses | None =
     try:
         records = read_results(results)
         summary = summarise(records, match, sprt)
-        forfeits = forfeits_of(records)
     except ResultsError as error:
         raise InputError(str(error)) from None
     except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -462,19 +420,14 @@ def _finish(results: str, match: Match, as_json: bool, sprt: Hypotheses | None =
             f"{source_name(results)}: a record of no arena match ({type(error).__name__}: {error})"
         ) from None
     if as_json:
-        data = summary.to_json()
-        for side in SIDES:
-            bot = data[side]
-            assert isinstance(bot, dict)
-            bot["forfeit_reasons"] = forfeits.to_json(side)
-        click.echo(json.dumps({"results": results, **data}))
+        click.echo(json.dumps({"results": results, **summary.to_json()}))
     else:
-        click.echo(render_summary(summary, forfeits))
+        click.echo(render_summary(summary))
     broken = [
-        f"bot {side.upper()} ({match.spec(side)}) forfeited all {counted(forfeits.count(side), 'game')} it played"
-        f" ({reasons_text(forfeits.reasons[side])})"
-        for side in SIDES
-        if forfeits.never_played(side)
+        f"bot {side.upper()} ({bot.spec}) forfeited all {counted(bot.forfeits, 'game')} it played"
+        f" ({reasons_text(bot.forfeit_reasons)})"
+        for side, bot in zip(SIDES, (summary.a, summary.b), strict=True)
+        if summary.never_played(side)
     ]
     if broken:
         # It could not start, or broke at once: a summary with no error would pass for a result.

@@ -33,8 +33,9 @@ import hashlib
 import json
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from types import TracebackType
 from typing import Any, Final
 
@@ -568,6 +569,9 @@ class BotSummary:
     """Its game points over the match by source (:data:`POINT_SOURCES`),
     net of what it paid, from each game's settlement items; their sum is
     :attr:`total`."""
+    forfeit_reasons: Mapping[str, int] = field(default_factory=dict)
+    """Why it forfeited: the games by reason, the commonest first (the
+    results file has each game's reason)."""
 
     @property
     def total(self) -> int:
@@ -585,6 +589,7 @@ class BotSummary:
             "announcements": {kind: self.announcements[kind].to_json() for kind in ANNOUNCEMENTS},
             "kontras": {"said": self.kontras, "paid_off": self.kontras_paid},
             "points": {"total": self.total, **{source: self.points[source] for source in POINT_SOURCES}},
+            "forfeit_reasons": dict(self.forfeit_reasons),
         }
 
 
@@ -601,6 +606,14 @@ class MatchSummary:
     draws: int
     sprt: SprtState | None = None
     """Where the sequential test asked of the match stands (None: none asked)."""
+
+    def never_played(self, side: str) -> bool:
+        """Whether the bot ``side`` (``"a"`` or ``"b"``) forfeited every game
+        it got to play: it forfeited some, and each of the others the other
+        bot forfeited first.  Such a bot never worked (it could not start,
+        or broke at once), and the match says nothing of it."""
+        mine, other = (self.a, self.b) if side == "a" else (self.b, self.a)
+        return mine.forfeits > 0 and mine.forfeits + other.forfeits == 2 * self.deals
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -678,14 +691,14 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match, sprt: Hypothes
     deals = list(by_number.values())
     points: dict[str, list[int]] = {side: [] for side in SIDES}
     counts: dict[tuple[str, str], list[list[int]]] = {(side, key): [] for side in SIDES for key in ("dd", "knew")}
-    forfeits = {side: 0 for side in SIDES}
+    forfeits: dict[str, Counter[str]] = {side: Counter() for side in SIDES}
     tallies = {side: _Tally() for side in SIDES}
     for deal in deals:
         for side, scored in zip(SIDES, deal.points, strict=True):
             points[side].append(scored)
         for order, game in zip((SIDES, SIDES[::-1]), deal.games, strict=True):
             if game.forfeit is not None:
-                forfeits[order[game.forfeit.seat]] += 1
+                forfeits[order[game.forfeit.seat]][game.forfeit.reason] += 1
             _count_game(game, (tallies[order[0]], tallies[order[1]]))
             for key, judged in (("dd", game.dd), ("knew", game.knew)):
                 if judged:
@@ -702,13 +715,14 @@ def summarise(records: Sequence[Mapping[str, Any]], match: Match, sprt: Hypothes
             match.spec(side),
             math.fsum(points[side]) / n if n else 0.0,
             wins[side],
-            forfeits[side],
+            forfeits[side].total(),
             accuracy(counts[(side, "dd")]),
             accuracy(counts[(side, "knew")]),
             tally.announcements(),
             tally.kontras[0],
             tally.kontras[1],
             dict(tally.points),
+            dict(forfeits[side].most_common()),
         )
 
     mean = 0.0 if difference is None else difference.mean
