@@ -54,6 +54,8 @@ LINE_LIMIT: Final = 1 << 20
 """The longest answer line read, in bytes."""
 SHOWN: Final = 80
 """The bytes of a broken answer a forfeit's reason quotes."""
+EXIT_WAIT: Final = 0.5
+"""Seconds a bot whose output closed is given to end, for its exit status."""
 KEEPER_PROGRAM: Final = """\
 import os, signal, sys
 groups = set()
@@ -221,7 +223,7 @@ class ExecBot(Bot):
     def _exited(self) -> NoReturn:
         if self._between:
             raise _Gone
-        self._forfeit("the bot exited")
+        self._forfeit(f"the bot exited{_how_it_ended(self.process)}")
 
     def _forfeit(self, reason: str) -> NoReturn:
         self._stop()
@@ -363,6 +365,19 @@ class ExecBot(Bot):
 
     def close(self) -> None:
         self._stop()
+
+
+def _how_it_ended(process: subprocess.Popen[bytes] | None) -> str:
+    """`` with status 2`` or `` on signal 9``: what its ending says of why
+    (its stderr is not kept: a bot may write to it without end), waiting a
+    moment for a process whose output closed as it ended."""
+    if process is None:
+        return ""
+    try:
+        status = process.wait(EXIT_WAIT)
+    except subprocess.TimeoutExpired:
+        return ""
+    return f" with status {status}" if status >= 0 else f" on signal {-status}"
 
 
 __all__ = ["DEFAULT_MOVE_TIME", "EXEC_PREFIX", "ExecBot", "rules_json"]

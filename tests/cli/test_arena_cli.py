@@ -32,14 +32,17 @@ def test_a_bot_that_never_starts_is_an_error_that_names_the_reason(tmp_path: Pat
     spec = f"exec:{sys.executable} {tmp_path / 'nosuch_bot.py'}"
     result = run("arena", spec, "heuristic", "--deals", "2", "--seed", "1", "-o", str(out))
     assert result.exit_code == 1, result.output
-    assert "forfeited 4 games: the bot exited" in result.stdout, "the reason in the summary"
+    assert "forfeited 4 games: the bot exited with status 2" in result.stdout, "the reason in the summary"
     assert result.stderr == (
-        f"Error: bot A ({spec}) forfeited all 4 games it played (the bot exited), so the match says nothing of it\n"
+        f"Error: bot A ({spec}) forfeited all 4 games it played (the bot exited with status 2),"
+        " so the match says nothing of it\n"
     )
     again = run("arena", "--summary-only", "-o", str(out), "--json")
     assert again.exit_code == 1 and again.stderr.startswith("Error: bot A (")
     summary = json.loads(again.stdout)
-    assert summary["a"]["forfeit_reasons"] == {"the bot exited": 4} and summary["b"]["forfeit_reasons"] == {}
+    assert (
+        summary["a"]["forfeit_reasons"] == {"the bot exited with status 2": 4} and summary["b"]["forfeit_reasons"] == {}
+    )
 
 
 def test_a_bot_that_forfeits_some_games_is_no_error_and_the_summary_says_why(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ BROKEN = {
     "out of range": ('print(json.dumps({"choice": len(message["legal"])}), flush=True)', "no legal choice"),
     "garbage": ('print("sure, the king", flush=True)', "not JSON"),
     "sleeps": ('time.sleep(5); print(json.dumps({"choice": 0}), flush=True)', "no answer within 0.5 s"),
-    "exits": ("sys.exit(3)", "the bot exited"),
+    "exits": ("sys.exit(3)", "the bot exited with status 3"),
 }
 
 
