@@ -1,8 +1,9 @@
 """Regenerate the screenshots of the web view in docs/ (docs/web.md shows
 them): the served page in play, a hand played out with its settlement, the
-exchange table of a deal as dealt, the page on a phone, and the report
-opened from a file.  Headless Chromium (Debian's package) driven by
-Playwright, as in tests/test_browser.py.
+exchange table of a deal as dealt, a game against kosolve (its lay-away,
+its play, its end, on a phone), the page on a phone, and the report opened
+from a file.  Headless Chromium (Debian's package) driven by
+Playwright, as in tests/web/test_browser.py.
 
 Usage: ``python docs/screenshots.py [--chromium /usr/bin/chromium]``
 (needs ``kosolve[web]`` and Playwright).
@@ -39,6 +40,57 @@ def shown(page: Any, line: str) -> None:
     page.wait_for_function("() => document.getElementById('busy').hidden")
 
 
+def play_game(page: Any, shots: dict[str, str], until: str | None = None, board_only: bool = False) -> None:
+    """Play the game of seed 5 as the forehand against the heuristic bot by
+    clicking: a Dreiblatt, one announcement, the first talon group, the
+    first cards that make a lay-away, the first legal card each trick.
+    ``shots`` names the screenshot to take at a moment (``lay_away`` once
+    the cards are chosen, ``trick N`` when the user is to lead trick N);
+    stop there when it is ``until``, else at the end; ``board_only`` shoots
+    the table alone, else the whole page."""
+    page.click("#play-game")
+    page.select_option("#game-bot", "heuristic")
+    page.fill("#game-seed", "5")
+    page.click("#game-start")
+    announced = False
+    while True:
+        page.wait_for_selector("#game-board:not(.waiting)[data-decision]", state="attached")
+        page.wait_for_function("() => document.getElementById('loading').hidden")
+        kind = page.get_attribute("#game-board", "data-decision")
+        if not kind:
+            page.wait_for_selector("#game-result")
+            return
+        moves = page.get_attribute("#game-log", "data-moves")
+        if kind == "bid":
+            page.click("#game-options button[data-option=dreiblatt]")
+        elif kind in ("announce", "kontra"):
+            page.click(f"#game-options button[data-index='{0 if announced or kind == 'kontra' else 1}']")
+            announced = True
+        elif kind == "take":
+            page.click("#game-talon .talon-group.playable")
+        elif kind == "lay_away":
+            while page.is_disabled("#game-lay"):
+                page.click("#game-hand .card.playable:not(.selected)")
+            if "lay_away" in shots:
+                page.mouse.move(0, 0)  # no card raised by the pointer resting on it
+                page.screenshot(path=str(DOCS / shots["lay_away"]), full_page=True)
+            page.click("#game-lay")
+        else:
+            tricks = page.query_selector_all("#game-log .ttrick")
+            moment = f"trick {len(tricks) + 1}"
+            leading = not page.query_selector("#game-table .trick.now .slot")
+            if leading and moment in shots:
+                page.mouse.move(0, 0)
+                if board_only:
+                    page.locator("#game-board").screenshot(path=str(DOCS / shots[moment]))
+                else:
+                    page.screenshot(path=str(DOCS / shots[moment]), full_page=True)
+            if leading and moment == until:
+                return
+            page.click("#game-hand .card.playable")
+        page.wait_for_function("(moves) => document.getElementById('game-log').dataset.moves !== moves", arg=moves)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chromium", default="/usr/bin/chromium", help="the Chromium executable")
@@ -69,29 +121,18 @@ def main() -> None:
         page.wait_for_selector("#exchange-table")
         page.locator("#exchange").screenshot(path=str(DOCS / "web-exchange.png"))
 
-        # A game against kosolve's heuristic bot, the first option taken
-        # each time, shown in the middle of the play.
+        # A game against kosolve's heuristic bot, played by clicking: the
+        # lay-away chosen in the hand, the table in the middle of the play,
+        # the end; and the table on a phone.
         game = browser.new_page(viewport=LAPTOP)
         game.goto(url)
         shown(game, "")
-        game.click("#play-game")
-        game.select_option("#game-bot", "heuristic")
-        game.fill("#game-seed", "5")
-        game.click("#game-start")
-        for _ in range(14):
-            game.wait_for_selector("#game-options button, #game-hand .card.playable")
-            status = game.inner_text("#game-log") + game.inner_text("#game-hand")
-            game.click(
-                "#game-hand .card.playable"
-                if game.query_selector("#game-hand .card.playable")
-                else "#game-options button"
-            )
-            game.wait_for_function(
-                "(before) => document.getElementById('game-log').innerText"
-                " + document.getElementById('game-hand').innerText !== before",
-                arg=status,
-            )
-        game.screenshot(path=str(DOCS / "web-game.png"), full_page=True)
+        play_game(game, {"lay_away": "web-game-lay-away.png", "trick 5": "web-game.png"})
+        game.locator("#game-end").screenshot(path=str(DOCS / "web-game-end.png"))
+        on_phone = browser.new_page(viewport=PHONE, device_scale_factor=2)
+        on_phone.goto(url)
+        shown(on_phone, "")
+        play_game(on_phone, {"trick 3": "web-game-phone.png"}, until="trick 3", board_only=True)
 
         phone = browser.new_page(viewport=PHONE, device_scale_factor=2)
         phone.goto(url)
@@ -117,6 +158,9 @@ def main() -> None:
         "web-played-out.png",
         "web-exchange.png",
         "web-game.png",
+        "web-game-lay-away.png",
+        "web-game-end.png",
+        "web-game-phone.png",
         "web-phone.png",
         "web-report.png",
     ):

@@ -47,10 +47,19 @@ from typing import Final
 from kosolve.analysis.report import Analyser
 from kosolve.dealing import MAX_SEED, deal_as_dealt
 from kosolve.model.announcements import Announcement, announcement_to_json
-from kosolve.model.cards import hand_names
+from kosolve.model.cards import Hand, card_name, hand_names, mask_of, thirds_of
 from kosolve.model.dealt import Dealt
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
-from kosolve.model.game import DEFAULT_RULES, GAME_VALUES, SEAT_NAMES, Rules, Seat, seat_name, trick_to_json
+from kosolve.model.game import (
+    DEFAULT_RULES,
+    GAME_VALUES,
+    SEAT_NAMES,
+    SEATS,
+    Rules,
+    Seat,
+    seat_name,
+    trick_to_json,
+)
 from kosolve.model.scoring import DEFAULT_TABLE, ScoringTable
 from kosolve.play.bots import BOTS, make_bot
 from kosolve.play.game import DONE, ChoiceError, Decision, Game, option_json
@@ -230,6 +239,11 @@ class GameTable:
             "moves": [move.seen_by(user) for move in game.moves],
             "tricks": _tricks(game),
             "bot_cards": _cards_left(game, 1 - user),
+            # What the table shows of the user's knowledge, drawn as cards (docs/web.md).
+            "hand": hand_names(_hand(game, user)),
+            "talon": _talon(game, user),
+            "taken": None if game.take is None else [card_name(c) for c in game.take],
+            "counted": _counted(game),
             "decision": None,
             "end": None,
         }
@@ -258,10 +272,31 @@ class GameTable:
         settlement = game.settlement
         file = game.dealt_file
         played = file is not None and bool(file.play)
+        deal, position = game.deal, game.position
+        piles = None
+        if deal is not None and deal.piles is not None and position is not None:
+            piles = {
+                seat_name(seat): {
+                    "cards": hand_names(deal.piles[seat]),
+                    "thirds": thirds_of(deal.piles[seat]) + position.trick_thirds[seat],
+                }
+                for seat in SEATS
+            }
         table.end = {
             "seed": table.seed,
             "deal": dealt_to_json(DealtFile(game.dealt)),
             "hands": {name: hand_names(game.dealt.held(seat)) for seat, name in enumerate(SEAT_NAMES)},
+            # Both hands as played from trick 1 (the declarer's after his exchange) and each pile, turned up.
+            "held": None if deal is None else {seat_name(seat): hand_names(deal.hands[seat]) for seat in SEATS},
+            "piles": piles,
+            "result": None
+            if settlement is None
+            else {
+                "contract": settlement.contract,
+                "declarer": seat_name(settlement.declarer),
+                "thirds": settlement.declarer_thirds,
+                "won": settlement.declarer_thirds >= game.rules.win_thirds,
+            },
             "totals": game.totals_json(),
             "items": None if settlement is None else [item.to_json() for item in settlement.items],
             # The game as a deal as dealt, to save and review with more worlds (kosolve review).
@@ -322,6 +357,38 @@ def stakes(game: Game, decision: Decision) -> list[int | None]:
 def _tricks(game: Game) -> list[dict[str, object]]:
     """The tricks played, the one on the table last."""
     return [] if game.position is None else [trick_to_json(trick) for trick in game.position.tricks]
+
+
+def _hand(game: Game, seat: Seat) -> Hand:
+    """The cards ``seat`` holds now: during the play his hand; before it
+    his 16 cards, as declarer with the talon cards he took and without
+    those he laid away."""
+    if game.position is not None:
+        return game.position.hands[seat]
+    held = game.dealt.held(seat)
+    if seat != game.declarer or game.take is None:
+        return held
+    return (held | mask_of(game.take)) & ~(game.lay_away or 0)
+
+
+def _talon(game: Game, seat: Seat) -> list[str] | None:
+    """The talon top first as ``seat`` sees it: turned up from the talon
+    choice on (never in a Solo) and at the end; None while face down."""
+    talon = game.dealt.talon if game.over else game.knowledge(seat).talon
+    return None if talon is None else [card_name(c) for c in talon]
+
+
+def _counted(game: Game) -> dict[str, dict[str, int]]:
+    """Each seat's tricks won so far and the card points in them (thirds),
+    which both players see; the piles count at the end (``end.piles``)."""
+    position = game.position
+    return {
+        seat_name(seat): {
+            "tricks": 0 if position is None else position.tricks_won[seat],
+            "thirds": 0 if position is None else position.trick_thirds[seat],
+        }
+        for seat in SEATS
+    }
 
 
 def _cards_left(game: Game, seat: Seat) -> int:

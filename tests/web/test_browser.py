@@ -27,11 +27,11 @@ from click.testing import CliRunner  # noqa: E402
 
 from kosolve.analysis.report import Analyser, Options  # noqa: E402
 from kosolve.cli.main import cli  # noqa: E402
-from kosolve.dealing import deal_game  # noqa: E402
-from kosolve.model.cards import card_name, hand_cards, parse_card  # noqa: E402
+from kosolve.dealing import deal_as_dealt, deal_game  # noqa: E402
+from kosolve.model.cards import card_name, hand_cards, hand_names, mask_of, parse_card  # noqa: E402
 from kosolve.model.deal import Deal  # noqa: E402
 from kosolve.model.files import load_deal, load_dealt_file  # noqa: E402
-from kosolve.model.game import SEATS, Rules, seat_name  # noqa: E402
+from kosolve.model.game import SEAT_NAMES, SEATS, Rules, seat_name  # noqa: E402
 from kosolve.review.judging import review  # noqa: E402
 from kosolve.web.api import Service  # noqa: E402
 from kosolve.web.app import serving  # noqa: E402
@@ -472,49 +472,222 @@ def test_a_reported_exchange_table_has_no_rows_to_click(page: Any, tmp_path: Pat
     assert page.evaluate(NOT_CLICKABLE, ".card.playable") == []
 
 
-def test_a_game_against_kosolve_is_played_by_clicking(page: Any, url: str) -> None:
+GAME_WORDS = """() => {
+  const game = document.getElementById('game');
+  const words = [game.textContent];
+  for (const node of game.querySelectorAll('*')) for (const attr of node.attributes) words.push(attr.value);
+  return words.join(' ').split(/[^A-Za-z0-9]+/).filter(Boolean);
+}"""
+"""Every word of the game's section, its text (hidden parts too) and its
+attributes: a card's name drawn anywhere is among them."""
+
+DRAWN = """(moves) => document.getElementById('game-log').dataset.moves === String(moves)
+  && !document.getElementById('game-board').classList.contains('waiting')
+  && document.getElementById('loading').hidden"""
+CARDS = "(nodes) => nodes.map((node) => node.dataset.card)"
+WIDTH = "() => document.documentElement.scrollWidth"
+
+
+def is_game(response: Any) -> bool:
+    return bool(response.url.endswith("/api/v1/game"))
+
+
+def hidden_from(seat: str, seed: int) -> set[str]:
+    """The cards of the bot's (the other seat's) hand and discards and the
+    talon: none may be drawn before the table shows it."""
+    dealt = deal_as_dealt(random.Random(seed))
+    bot = 1 - SEAT_NAMES.index(seat)
+    return set(hand_names(dealt.held(bot) | dealt.discards[bot] | mask_of(dealt.talon)))
+
+
+def shown_to_the_user(answer: dict[str, Any]) -> set[str]:
+    """The cards the user may see in ``answer`` (before the end): his own,
+    the talon once turned up, the cards played, what lies face up in the
+    bot's pile or was seen taken."""
+    view = answer["decision"]["view"]
+    played = {card for trick in answer["tricks"] for card in trick["cards"]}
+    return (
+        set(view["hand"]) | set(view["pile"]) | set(answer["hand"]) | set(view["talon"] or [])
+        | set(view["other"]["pile"]) | set(view["other"]["holds"]) | played
+    )  # fmt: skip
+
+
+def check_the_table(page: Any, answer: dict[str, Any], hidden: set[str], width: int | None) -> None:
+    """What the table draws of ``answer``: kosolve's cards face down (only
+    their number), the trick with who played each card, the bidding table;
+    no card of ``hidden`` the user has not been shown; no page wider than
+    ``width`` (when given)."""
+    if width is not None:
+        assert page.evaluate(WIDTH) <= width
+    if answer["end"] is not None:
+        return
+    assert set(page.evaluate(GAME_WORDS)) & hidden <= shown_to_the_user(answer)
+    assert page.eval_on_selector_all("#game-other .backs .card", CARDS) == [None] * answer["bot_cards"]
+    seat = answer["seat"]
+    who = {seat: "you", ("dealer" if seat == "forehand" else "forehand"): "kosolve"}
+    if answer["tricks"]:
+        trick = answer["tricks"][-1]
+        second = "dealer" if trick["leader"] == "forehand" else "forehand"
+        expected = [[who[s], card] for s, card in zip((trick["leader"], second), trick["cards"], strict=False)]
+        shown = page.eval_on_selector_all(
+            "#game-table .trick.now .played[data-card]", "(nodes) => nodes.map((n) => [n.dataset.by, n.dataset.card])"
+        )
+        assert shown == expected
+    bids = [move for move in answer["moves"] if move["decision"] == "bid"]
+    calls = page.eval_on_selector_all(
+        "#game-auction td", "(cells) => cells.filter((c) => c.textContent).map((c) => [c.dataset.seat, c.textContent])"
+    )
+    assert [[seat_, call.lower()] for seat_, call in calls] == [[move["seat"], move["option"]] for move in bids]
+
+
+def play_by_clicking(page: Any, seat: str, bot: str, seed: int, width: int | None = None) -> list[str]:
+    """A whole game played on the page by clicking cards and buttons only,
+    the user in ``seat`` against ``bot`` on the deal of ``seed``: he bids a
+    Dreiblatt when he may (else passes), announces once when offered, says
+    no Kontra, takes the first talon group, lays away by clicking cards and
+    Confirm, plays his first legal card.  Each answer's table is checked
+    (:func:`check_the_table`); the kinds of decision clicked come back."""
+    hidden = hidden_from(seat, seed)
+    page.click("#play-game")
+    page.select_option("#game-seat", seat)
+    page.select_option("#game-bot", bot)
+    page.fill("#game-seed", str(seed))
+    with page.expect_response(is_game) as response:
+        page.click("#game-start")
+    answer: dict[str, Any] = response.value.json()
+    kinds: list[str] = []
+    while True:
+        page.wait_for_function(DRAWN, arg=len(answer["moves"]))
+        check_the_table(page, answer, hidden, width)
+        if answer["decision"] is None:
+            return kinds
+        kind, legal = answer["decision"]["decision"], answer["decision"]["legal"]
+        assert page.get_attribute("#game-board", "data-decision") == kind
+        kinds.append(kind)
+        with page.expect_response(is_game) as response:
+            if kind == "bid":
+                page.click(f"#game-options button[data-option={'dreiblatt' if 'dreiblatt' in legal else 'pass'}]")
+            elif kind == "announce":
+                page.click(f"#game-options button[data-index='{1 if 'announce' not in kinds[:-1] else 0}']")
+            elif kind == "kontra":
+                page.click("#game-options button[data-option=done]")
+            elif kind == "take":
+                groups = page.eval_on_selector_all(
+                    "#game-talon .talon-group.playable",
+                    "(nodes) => nodes.map((n) => [...n.children].map((c) => c.dataset.card))",
+                )
+                assert groups == legal
+                page.click("#game-talon .talon-group.playable")
+            elif kind == "lay_away":
+                # Only cards of a legal lay-away are clickable; Confirm waits for a whole one.
+                clickable = page.eval_on_selector_all("#game-hand .card.playable", CARDS)
+                assert set(clickable) == {card for option in legal for card in option}
+                assert set(answer["taken"]) <= set(page.eval_on_selector_all("#game-hand .card.taken", CARDS))
+                while page.is_disabled("#game-lay"):
+                    page.click("#game-hand .card.playable:not(.selected)")
+                assert page.eval_on_selector_all("#game-hand .card.selected", CARDS) in legal
+                page.click("#game-lay")
+            else:
+                assert page.eval_on_selector_all("#game-hand .card.playable", CARDS) == legal
+                page.click("#game-hand .card.playable")
+        answer = response.value.json()
+
+
+def check_the_end(page: Any, answer: dict[str, Any]) -> None:
+    """The end drawn: the settlement item by item and for whom, the
+    contract's result, both hands and piles turned up, the review with the
+    costliest of the user's cards first."""
+    end, seat = answer["end"], answer["seat"]
+    other = "dealer" if seat == "forehand" else "forehand"
+    who = {seat: "you", other: "kosolve"}
+    assert json.loads(page.get_attribute("#game-result", "data-totals")) == end["totals"]
+    items = page.eval_on_selector_all(
+        "#game-settlement tr[data-item]",
+        "(rows) => rows.map((r) => [r.dataset.item, r.dataset.to, r.cells[2].textContent])",
+    )
+    assert items == [[item["name"], who[item["to"]], f"+{item['points']}"] for item in end["items"]]
+    assert page.get_attribute("#game-verdict", "data-won") == str(end["result"]["won"]).lower()
+    for box, name in (("#game-other", other), ("#game-hand", seat)):
+        held = page.eval_on_selector_all(f"{box} [data-part=held] .card", CARDS)
+        pile = page.eval_on_selector_all(f"{box} [data-part=pile] .card", CARDS)
+        assert (held, pile) == (end["held"][name], end["piles"][name]["cards"])
+    losses = page.eval_on_selector_all("#game-cards tr[data-loss]", "(rows) => rows.map((r) => Number(r.dataset.loss))")
+    assert len(losses) == 16 and losses == sorted(losses, reverse=True)
+    assert page.get_attribute("#game-file", "download") == f"kosolve-game-{end['seed']}.json"
+
+
+def test_a_whole_game_is_played_by_clicking_cards_and_buttons(page: Any, url: str) -> None:
+    """Bid, announce, take, lay away, play to the end, by clicks alone; then
+    the game opens in the analysis board, by its rules, at trick 1."""
+    page.goto(url)
+    wait_for_line(page, ())
+    with page.expect_response(lambda r: is_game(r) and r.json()["end"] is not None, timeout=300_000) as last:
+        kinds = play_by_clicking(page, "forehand", "heuristic", 5)
+    answer = last.value.json()
+    assert {"bid", "announce", "take", "lay_away", "play"} <= set(kinds), kinds
+    check_the_end(page, answer)
+    page.click("#game-open")
+    name = "game 5: you the forehand against heuristic"
+    page.wait_for_function(f"() => document.getElementById('board').dataset.name === {json.dumps(name)}")
+    wait_for_line(page, ())
+    for seat in ("forehand", "dealer"):
+        assert page.eval_on_selector_all(f"#seat-{seat} .card", CARDS) == answer["end"]["held"][seat]
+    assert page.is_hidden("#game") and page.is_hidden("#error")
+
+
+def test_a_game_fits_a_phone_and_is_played_again_from_the_other_seat(browser: Any, url: str) -> None:
+    """At 390 px the page never scrolls sideways, in the game or at its end;
+    "Play again from the other seat" starts the same deal with the seats
+    changed, against the same bot by the same rules."""
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(url)
+    wait_for_line(phone, ())
+    with phone.expect_response(lambda r: is_game(r) and r.json()["end"] is not None, timeout=300_000) as last:
+        play_by_clicking(phone, "dealer", "random", 7, width=390)
+    answer = last.value.json()
+    check_the_end(phone, answer)
+    assert phone.evaluate(WIDTH) <= 390
+    with phone.expect_request(lambda r: r.url.endswith("/api/v1/game")) as request:
+        phone.click("#game-again")
+    sent = json.loads(request.value.post_data)
+    assert sent == {"new": {"seat": "forehand", "bot": "random", "seed": 7, "rules": answer["rules"]}}
+    phone.wait_for_function("() => document.getElementById('game-board').dataset.decision === 'bid'")
+    phone.close()
+    assert errors == []
+
+
+def test_a_game_both_passed_turns_both_hands_up(page: Any, url: str) -> None:
+    """Both pass (the random bot after the user, seed 2): the end says so,
+    turns both hands up as dealt, and offers the same deal from the other
+    seat; there is nothing to open or download."""
     page.goto(url)
     wait_for_line(page, ())
     page.click("#play-game")
-    page.select_option("#game-bot", "heuristic")
-    page.fill("#game-seed", "5")
-    page.click("#game-start")
-    for _ in range(120):
-        page.wait_for_selector("#game-result, #game-options button, #game-hand .card.playable")
-        if page.query_selector("#game-result"):
-            break
-        before = page.inner_text("#game-status") + page.inner_text("#game-log") + page.inner_text("#game-hand")
-        if page.query_selector("#game-hand .card.playable"):
-            page.click("#game-hand .card.playable")
-        else:
-            page.click("#game-options button")
-        page.wait_for_function(
-            "(before) => !document.getElementById('loading').hidden || document.getElementById('game-result')"
-            " || (document.getElementById('game-status').innerText + document.getElementById('game-log').innerText"
-            " + document.getElementById('game-hand').innerText) !== before",
-            arg=before,
-        )
-        page.wait_for_function("() => document.getElementById('loading').hidden")
-    assert page.query_selector("#game-result") is not None
-    totals = page.get_attribute("#game-result", "data-totals")
-    if totals is not None:
-        assert sum(json.loads(totals).values()) == 0
-        assert "cards judged" in page.inner_text("#game-review")
-        # The decisions before the play are judged above the cards, and the game can be saved.
-        kinds = page.eval_on_selector_all(
-            "#game-decisions tr[data-decision]", "(rows) => rows.map((r) => r.dataset.kind)"
-        )
-        assert kinds and kinds[0] == "bid"
-        assert page.get_attribute("#game-file", "download") == "kosolve-game-5.json"
-    assert page.is_hidden("#board") and page.is_hidden("#error")
+    page.select_option("#game-bot", "random")
+    page.fill("#game-seed", "2")
+    with page.expect_response(is_game):
+        page.click("#game-start")
+    with page.expect_response(is_game) as response:
+        page.click("#game-options button[data-option=pass]")
+    answer = response.value.json()
+    assert answer["end"] is not None and answer["end"]["held"] is None, "the seed's game is no longer passed out"
+    page.wait_for_selector("#game-result")
+    assert page.inner_text("#game-result") == "Both passed: nothing was played."
+    for box, seat in (("#game-hand", "forehand"), ("#game-other", "dealer")):
+        assert page.eval_on_selector_all(f"{box} [data-part=held] .card", CARDS) == answer["end"]["hands"][seat]
+    assert page.query_selector("#game-open") is None and page.query_selector("#game-file") is None
+    assert page.is_visible("#game-again")
 
 
 def test_announcements_and_kontras_are_buttons_with_the_game_points_at_stake(page: Any, url: str) -> None:
     """With the defender's announcements and Kontra ticked the user, a
     Solo's declarer, announces Pagat ultimo and says Kontra to the random
     bot's announcement: each button shows the game points the API says are
-    at stake (a Kontra's the doubled value), and the log the rules and each
-    announcement with its Kontra and value.  The same game is played
+    at stake (a Kontra's the doubled value), and the table the rules and
+    each announcement, whose, its Kontra and value.  The same game is played
     in-process beside it for what each answer should be."""
     page.goto(url)
     wait_for_line(page, ())
@@ -547,8 +720,9 @@ def test_announcements_and_kontras_are_buttons_with_the_game_points_at_stake(pag
             values = decision["values"]
             assert [b.get_attribute("data-value") for b in buttons] == ["" if v is None else str(v) for v in values]
             prefix = "Kontra on " if kind == "kontra" else ""
+            # Each button: the announcement (or the one a Kontra doubles) over its stake.
             texts = [
-                f"{prefix}{option.replace('_', ' ')}: {value} game points"
+                f"{prefix}{option.replace('_', ' ')}\n{value} game points"
                 for option, value in zip(legal, values, strict=True)
             ]
             assert [b.inner_text() for b in buttons[1:]] == texts[1:]
@@ -558,11 +732,19 @@ def test_announcements_and_kontras_are_buttons_with_the_game_points_at_stake(pag
     assert "kontra" in kinds and "announce" in kinds, kinds
     page.wait_for_selector("#game-hand .card.playable")
     assert page.inner_text("#game-rules") == "Rules: the defender announces too; Kontra"
-    shown = page.inner_text("#game-announced")
-    for made in expected["announcements"]:
-        who = "you" if made["by"] == "forehand" else "kosolve"
-        kontra = ", Kontra" if made.get("kontra") else ""
-        assert f"{made['what'].replace('_', ' ')} ({who}{kontra}: {made['value']} game points)" in shown
+    shown = page.eval_on_selector_all(
+        "#game-announced tr",
+        "(rows) => rows.map((r) => [r.dataset.what, r.dataset.by, r.dataset.kontra, r.cells[3].textContent])",
+    )
+    assert shown == [
+        [
+            made["what"],
+            "you" if made["by"] == "forehand" else "kosolve",
+            "true" if made.get("kontra") else "false",
+            f"{made['value']} game points",
+        ]
+        for made in expected["announcements"]
+    ]
 
 
 def test_the_game_form_starts_from_the_servers_rules(page: Any) -> None:

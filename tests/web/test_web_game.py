@@ -19,7 +19,7 @@ from support import EXAMPLES, without_stats
 
 from kosolve.analysis.report import Analyser
 from kosolve.dealing import deal_as_dealt
-from kosolve.model.cards import card_name, hand_names
+from kosolve.model.cards import card_name, hand_names, mask_of, parse_card
 from kosolve.model.deal import deal_to_json
 from kosolve.model.dealt_file import DealtFile, dealt_to_json
 from kosolve.model.files import load_deal
@@ -101,6 +101,83 @@ def test_a_whole_game_ends_settled_and_reviewed(service: Service, seat: str, bot
     players = end["review"]["players"]
     assert players[seat]["cards"] == 16
     assert all(card["verdict"] for card in end["review"]["cards"])
+    assert_the_table_as_the_user_knows_it(answers, seat)
+    assert answers[-1]["talon"] == [card_name(c) for c in game.dealt.talon]
+    assert_both_hands_and_piles_turned_up(end, game)
+
+
+def assert_the_table_as_the_user_knows_it(answers: list[dict[str, Any]], seat: str) -> None:
+    """Each answer's table (docs/web.md): the user's hand as it stands (as
+    declarer with the talon cards he took, without those he laid away), the
+    talon as his view shows it (face down: null), the talon cards taken,
+    and each seat's tricks and their card points so far."""
+    for answer in answers:
+        take = next((move["option"] for move in answer["moves"] if move["decision"] == "take"), None)
+        assert answer["taken"] == take
+        for name in SEAT_NAMES:
+            won = [trick for trick in answer["tricks"] if trick["winner"] == name]
+            assert answer["counted"][name] == {"tricks": len(won), "thirds": sum(trick["thirds"] for trick in won)}
+        decision = answer["decision"]
+        if decision is None:
+            continue
+        view = decision["view"]
+        assert answer["talon"] == view["talon"]
+        held = set(view["hand"]) - set(view["play"])
+        if decision["decision"] != "play" and answer["declarer"] == seat and take is not None:
+            laid: list[str] = next((move["option"] for move in answer["moves"] if move["decision"] == "lay_away"), [])
+            held = (held | set(take)) - set(laid)
+        assert answer["hand"] == hand_names(mask_of(parse_card(name) for name in held))
+
+
+def assert_both_hands_and_piles_turned_up(end: dict[str, Any], game: Game) -> None:
+    """The end's hands as played from trick 1, each pile with the card
+    points it ends with (the tricks too), the contract's result."""
+    deal, settlement = game.deal, game.settlement
+    assert deal is not None and deal.piles is not None and settlement is not None
+    assert end["held"] == {name: hand_names(deal.hands[s]) for s, name in enumerate(SEAT_NAMES)}
+    assert {name: pile["cards"] for name, pile in end["piles"].items()} == {
+        name: hand_names(deal.piles[s]) for s, name in enumerate(SEAT_NAMES)
+    }
+    declarer = SEAT_NAMES[settlement.declarer]
+    assert sum(pile["thirds"] for pile in end["piles"].values()) == 210
+    assert end["piles"][declarer]["thirds"] == settlement.declarer_thirds
+    game_item = next((item for item in settlement.items if item.name == "game"), None)
+    won = settlement.declarer_thirds >= game.rules.win_thirds
+    assert game_item is None or (game_item.to == settlement.declarer) == won
+    assert end["result"] == {
+        "contract": game.contract,
+        "declarer": declarer,
+        "thirds": settlement.declarer_thirds,
+        "won": won,
+    }
+
+
+def test_the_table_turns_the_talon_up_when_the_rules_expose_it(service: Service) -> None:
+    """Up to the play, over games of each kind: the talon face down (null)
+    before the talon choice and throughout a Solo, turned up from the
+    choice on; the hand the user holds as declarer includes the cards he
+    took and not those he laid away."""
+    seen: set[tuple[str, bool]] = set()
+    for seed in range(10):
+        seat = SEAT_NAMES[seed % 2]
+        answers = play_out(service, seat, "heuristic", seed, until="play")
+        assert_the_table_as_the_user_knows_it(answers, seat)
+        for answer in answers:
+            decision = answer["decision"]
+            if decision is None:
+                continue
+            chosen = any(move["decision"] == "take" for move in answer["moves"])
+            exposed = chosen or decision["decision"] == "take"
+            assert (answer["talon"] is not None) == exposed
+            if answer["contract"] == "solo":
+                assert answer["talon"] is None
+            if exposed:
+                seen.add((answer["contract"], answer["declarer"] == seat))
+            if decision["decision"] == "lay_away":
+                assert set(answer["taken"]) <= set(answer["hand"])
+                assert all(set(option) <= set(answer["hand"]) for option in decision["legal"])
+    # The user took from the talon, and so did kosolve.
+    assert {declares for _, declares in seen} == {True, False}, seen
 
 
 def test_the_end_judges_every_decision_before_the_play_and_gives_the_game_file(service: Service) -> None:
@@ -214,14 +291,16 @@ def test_no_hidden_card_of_the_bot_is_shown_before_the_end(
     service: Service, seed: int, rules: dict[str, object] | None
 ) -> None:
     dealt = deal_as_dealt(random.Random(seed))
-    bot_cards = set(hand_names(dealt.held(1)))
+    # The bot's hand, its discards and the talon: hidden until the table shows them.
+    hidden = set(hand_names(dealt.held(1) | dealt.discards[1] | mask_of(dealt.talon)))
     bot = "heuristic" if rules is None else "random"
     for answer in play_out(service, "forehand", bot, seed, rules)[:-1]:
         view = answer["decision"]["view"]
         played = {card for trick in answer["tricks"] for card in trick["cards"]}
         seen = set(view["other"]["pile"]) | set(view["other"]["holds"]) | set(view["talon"] or []) | played
-        named = set(strings(view)) | set(strings(answer["moves"]))
-        assert named & bot_cards <= seen
+        # Every field of the answer, the table's too (hand, talon, taken), but its random id.
+        named = set(strings({key: value for key, value in answer.items() if key != "game"}))
+        assert named & hidden <= seen
         for move in answer["moves"]:
             if move["seat"] == "dealer" and move["decision"] == "lay_away":
                 assert "option" not in move and "choice" not in move

@@ -14,6 +14,7 @@ import pytest
 from support import EXAMPLES, without_stats
 from support.cli import run
 
+import kosolve.cli.running
 from kosolve.analysis.report import Analyser
 from kosolve.model.files import load_deal, load_dealt_file
 from kosolve.review.judging import review
@@ -133,7 +134,9 @@ def test_without_output_the_page_goes_to_stdout() -> None:
     assert len(inline_data(result.stdout)["positions"]) == 1
 
 
-def test_progress_goes_to_stderr(tmp_path: Path) -> None:
+def test_progress_goes_to_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bar is drawn on a terminal only (CliRunner's stderr is not one).
+    monkeypatch.setattr(kosolve.cli.running, "on_terminal", lambda: True)
     result = run("report", str(EXAMPLES / "played.json"), "-o", str(tmp_path / "p.html"))
     assert result.exit_code == 0 and result.stdout == ""
     assert "report" in result.stderr

@@ -30,6 +30,10 @@
     exchangeName: "", // the name of the deal as dealt whose exchange table is shown
     row: null, // the number of the table's row on the board, when one was opened
     game: null, // the last answer of the game against kosolve on the page
+    gamePending: false, // whether a move of the game is with the server
+    layAway: new Set(), // the cards of the user's hand selected for his lay-away
+    pileOpen: false, // whether the user unfolded his pile under his hand
+    rules: null, // the rule options the deal shown is played by (a game's); null for the server's
     cache: new Map(),
     token: 0, // the latest position asked for
     dealId: 0, // the latest deal loaded
@@ -138,13 +142,19 @@
       if (!onFilePlay(line)) throw new Error("this report holds the file's play only; serve the file to try other cards");
       answer = REPORT.positions[line.length];
     } else {
-      answer = await post("position", { deal: state.deal, play: line }, { "X-Kosolve-Client": CLIENT });
+      answer = await post("position", withRules({ deal: state.deal, play: line }, state.rules), { "X-Kosolve-Client": CLIENT });
     }
     state.cache.set(key, answer);
     return answer;
   }
 
   // ---- loading -----------------------------------------------------------
+
+  // A request's body with the rule options ``rules`` (a game's), when given:
+  // else the server's rules apply.
+  function withRules(body, rules) {
+    return rules ? { ...body, rules } : body;
+  }
 
   function playable(deal) {
     return !deal.dealt || (deal.contract && deal.declarer && deal.exchange);
@@ -154,10 +164,10 @@
   // for a deal with a play position the position after the file's play (the
   // server checks the whole file) and at its start; for a deal as dealt
   // without a bid its exchange table.
-  async function firstAnswers(deal) {
-    if (!playable(deal)) return { start: null, whole: null, exchange: await post("exchange", { deal }) };
-    const whole = await post("position", { deal });
-    const start = whole.view.play.length ? await post("position", { deal, play: [] }) : whole;
+  async function firstAnswers(deal, rules) {
+    if (!playable(deal)) return { start: null, whole: null, exchange: await post("exchange", withRules({ deal }, rules)) };
+    const whole = await post("position", withRules({ deal }, rules));
+    const start = whole.view.play.length ? await post("position", withRules({ deal, play: [] }, rules)) : whole;
     return { start, whole, exchange: null };
   }
 
@@ -165,13 +175,14 @@
   // answered for it, so that a deal it refuses leaves the board, the header,
   // the file list and the state as they were, and shows its error once.
   // ``source.file`` is the index of a served file; ``source.row`` the row of
-  // the exchange table shown (``source.exchange``) that the deal plays.
+  // the exchange table shown (``source.exchange``) that the deal plays;
+  // ``source.rules`` the rule options it is played by (a game's), else the server's.
   async function loadDeal(name, deal, source = {}) {
     const token = ++state.dealId;
     loading(true);
     let first;
     try {
-      first = await firstAnswers(deal);
+      first = await firstAnswers(deal, source.rules);
     } catch (error) {
       if (token === state.dealId) {
         loading(false);
@@ -194,6 +205,7 @@
     state.deal = deal;
     $("game").hidden = true;
     state.fileIndex = source.file === undefined ? null : source.file;
+    state.rules = source.rules || null;
     selectFile(state.fileIndex);
     state.cache = new Map();
     state.review = null;
@@ -217,7 +229,7 @@
       state.answer = first.start;
       draw();
       if (state.filePlay.length) {
-        post("review", { deal }).then((review) => {
+        post("review", withRules({ deal }, state.rules)).then((review) => {
           if (token !== state.dealId) return;
           state.review = review;
           drawTimeline();
@@ -237,7 +249,7 @@
     } else {
       $("exchange").hidden = false;
       fill($("exchange"), el("div", { class: "panel" }, "computing the exchange table…"));
-      post("exchange", { deal }).then((answer) => {
+      post("exchange", withRules({ deal }, state.rules)).then((answer) => {
         if (token !== state.dealId) return;
         state.exchange = answer;
         drawExchange();
@@ -294,7 +306,7 @@
       exchange: { take: row.take, lay_away: row.lay_away } };
     const take = row.take.length ? `take ${row.take.join(" ")}` : "no talon cards";
     loadDeal(`${state.exchangeName}, row ${number}: ${row.contract} by the ${row.declarer}, ${take}`, deal,
-      { exchange: state.exchange, row: number });
+      { exchange: state.exchange, row: number, rules: state.rules });
   }
 
   // ---- moving along the line -----------------------------------------------
@@ -373,7 +385,7 @@
     $("board").dataset.name = state.name;
     const where = onFilePlay(played)
       ? `after ${played.length} of the file's ${state.filePlay.length} cards`
-      : `your line: ${played.length} cards, off the file's play`;
+      : `your line: ${plural(played.length, "card")}, off the file's play`;
     const how = REPORT
       ? "click the file's next card; this report holds the file's play only, serve the file to try other cards"
       : "click a card to play it";
@@ -621,15 +633,7 @@
 
   // A set of cards as the API lists it (the hand diagram's order) by suit.
   function suitsOf(names) {
-    const groups = [];
-    for (const name of names) {
-      const suit = isTarock(name) ? "T" : name[0];
-      if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, cards: [] });
-      groups[groups.length - 1].cards.push(name);
-    }
-    return el("div", { class: "suits" }, groups.length
-      ? groups.map((group) => el("div", { class: "suit" }, group.cards.map((name) => cardView(name, { cls: "small" }))))
-      : el("span", {}, "none"));
+    return bySuit(names, (name) => cardView(name, { cls: "small" }), "none");
   }
 
   // The cards as dealt: each seat's hand, personal cards, discards (and the
@@ -707,6 +711,8 @@
 
   // The sections of the deal view, hidden while a game is on the page.
   const DEAL_SECTIONS = ["board", "side", "timeline", "exchange", "welcome"];
+  const CONTRACT_NAMES = { dreiblatt: "Dreiblatt", zweiblatt: "Zweiblatt", einblatt: "Einblatt", solo: "Solo" };
+  const CALL_NAMES = { pass: "Pass", hold: "Hold", ...CONTRACT_NAMES };
 
   function openGame() {
     showError("");
@@ -715,12 +721,30 @@
     $("name").textContent = "a game against kosolve";
   }
 
+  // While a move is with the server (kosolve thinking, or the review at the
+  // end) the table says so and takes no click: a second click would name a
+  // decision the server has moved on from.
+  function gamePending(on) {
+    state.gamePending = on;
+    $("game-board").classList.toggle("waiting", on);
+    const thinking = $("game-thinking");
+    if (thinking) thinking.hidden = !on;
+    const decision = on && state.game ? state.game.decision : null;
+    // The user's last card ends the game: the server reviews it before it answers.
+    const last = decision && decision.decision === "play" && state.game.hand.length === 1;
+    if (decision) fill($("game-status"), last ? "The game is over: kosolve reviews it…" : "kosolve is thinking…");
+  }
+
   async function gameRequest(body) {
     showError("");
     loading(true);
+    gamePending(true);
     try {
-      drawGame(await post("game", body));
+      const answer = await post("game", body);
+      gamePending(false);
+      drawGame(answer);
     } catch (error) {
+      gamePending(false);
       showError(error.message);
       if (body.choice !== undefined) await gameAsItStands(body.game, error);
     } finally {
@@ -753,142 +777,425 @@
   }
 
   function choose(index) {
+    if (state.gamePending) return;
     // The number of moves names the decision chosen on: the same click sent
     // twice, or one on an answer that came too late, is refused.
-    return gameRequest({ game: state.game.game, choice: index, moves: state.game.moves.length });
+    gameRequest({ game: state.game.game, choice: index, moves: state.game.moves.length });
   }
 
-  // The game points an announcement or a Kontra puts at stake, as a button shows them.
-  const stake = (value) => `${value} game point${value === 1 ? "" : "s"}`;
-
-  // What the user may take now: buttons, a list of lay-aways, or his cards.
-  function gameOptions(decision) {
-    const legal = decision.legal;
-    const words = { bid: "Your call:", announce: "Announce (one at a time, then done):",
-      kontra: "Kontra doubles kosolve's announcement (one at a time, then done):", take: "Take from the talon:",
-      lay_away: "Lay away:" };
-    if (decision.decision === "play") return el("span", { class: "hint" }, "Your card: click it.");
-    if (decision.decision === "lay_away") {
-      const select = el("select", { id: "game-lay-away", "aria-label": "lay-away" },
-        legal.map((cards, i) => el("option", { value: i }, cards.join(" "))));
-      return [el("span", {}, words.lay_away), select,
-        el("button", { type: "button", id: "game-lay", onclick: () => choose(Number(select.value)) }, "Lay away")];
-    }
-    const label = (option) => Array.isArray(option) ? option.join(" ") : option.replaceAll("_", " ");
-    // An announcement's button shows its value from the scoring table, a Kontra's the doubled value.
-    const values = decision.values || [];
-    const text = (option, i) => values[i] === null || values[i] === undefined ? label(option)
-      : `${decision.decision === "kontra" ? "Kontra on " : ""}${label(option)}: ${stake(values[i])}`;
-    return [el("span", {}, words[decision.decision]), legal.map((option, i) =>
-      el("button", { type: "button", class: "game-option", "data-index": i, "data-value": values[i] ?? "",
-        onclick: () => choose(i) }, text(option, i)))];
+  // A card, or a group of cards, that a click or Enter chooses.
+  function clickable(node, action) {
+    node.classList.add("playable");
+    node.tabIndex = 0;
+    node.setAttribute("role", "button");
+    node.addEventListener("click", action);
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        action();
+      }
+    });
+    return node;
   }
 
-  function gameHand(answer) {
-    const decision = answer.decision;
-    const view = decision ? decision.view : null;
-    const hand = view ? view.hand.filter((name) => !view.play.includes(name)) : [];
-    const legal = decision && decision.decision === "play" ? decision.legal : [];
+  // A card face down: nothing of it is on the page, not even in an attribute.
+  const cardBack = (extra) => el("div", { class: `card back ${extra || ""}`.trim(), "aria-label": "a card face down" });
+
+  // The cards ``names`` grouped by suit as the hand diagram orders them,
+  // each drawn by ``draw``; ``empty`` says there are none.
+  function bySuit(names, draw, empty = "no cards") {
     const groups = [];
-    for (const name of hand) {
+    for (const name of names) {
       const suit = isTarock(name) ? "T" : name[0];
       if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, cards: [] });
       groups[groups.length - 1].cards.push(name);
     }
-    const cards = groups.map((group) => el("div", { class: "suit" }, group.cards.map((name) => {
-      const index = legal.indexOf(name);
-      if (index < 0) return cardView(name, { cls: legal.length ? "illegal" : "" });
-      const node = cardView(name, { cls: "legal playable" });
-      node.tabIndex = 0;
-      node.setAttribute("role", "button");
-      node.addEventListener("click", () => choose(index));
-      return node;
-    })));
-    return [el("div", { class: "seat-head" }, el("strong", {}, `you (${answer.seat})`)),
-      el("div", { class: "suits" }, cards.length ? cards : el("span", {}, "no cards"))];
+    return el("div", { class: "suits" }, groups.length
+      ? groups.map((group) => el("div", { class: "suit" }, group.cards.map(draw)))
+      : el("span", { class: "label" }, empty));
   }
 
-  function gameLog(answer) {
-    const lines = [];
-    if (answer.calls.length) lines.push(el("div", {}, `Auction: ${answer.calls.join(", ")}`));
-    if (answer.contract) lines.push(el("div", {}, `The ${answer.declarer} plays ${answer.contract}`));
-    const rules = [answer.rules.defender_announcements ? "the defender announces too" : null,
-      answer.rules.kontra ? "Kontra" : null].filter(Boolean);
-    if (rules.length) lines.push(el("div", { id: "game-rules" }, `Rules: ${rules.join("; ")}`));
-    // Each announcement by whom, when, its Kontra, and the game points at stake.
-    const announced = answer.announcements.map((a) => `${a.what.replaceAll("_", " ")} (`
-      + [a.by === answer.seat ? "you" : "kosolve", a.when, a.kontra ? "Kontra" : null].filter(Boolean).join(", ")
-      + `: ${stake(a.value)})`);
-    if (announced.length) lines.push(el("div", { id: "game-announced" }, `Announced: ${announced.join(", ")}`));
-    const taken = answer.moves.find((m) => m.decision === "take");
-    if (taken) lines.push(el("div", {}, `Talon cards taken: ${taken.option.join(" ") || "none"}`));
-    const laid = answer.moves.find((m) => m.decision === "lay_away");
-    if (laid) {
-      // kosolve's lay-away shows only its tarocks, which go face up.
-      const shown = laid.face_up || laid.option;
-      const hidden = laid.face_up ? taken.option.length - shown.length : 0;
-      const parts = hidden ? [...shown, `${plural(hidden, "card")} face down`] : shown;
-      lines.push(el("div", { id: "game-laid" }, `Laid away: ${parts.join(" ") || "none"}`));
-    }
-    for (const trick of answer.tricks) {
-      if (trick.winner) {
-        lines.push(el("div", { class: "trick-line" }, `trick ${trick.number}: ${trick.cards.join(" ")} — ${trick.winner} takes`));
-      }
-    }
-    return lines;
+  const stake = (value) => `${value} game point${value === 1 ? "" : "s"}`;
+  const signed = (value) => value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
+  const otherSeat = (seat) => SEATS.find((s) => s !== seat);
+  // Who sits in ``seat``, as the table names him.
+  const who = (answer, seat) => seat === answer.seat ? "you" : "kosolve";
+  const optionName = (option) => option.replaceAll("_", " ");
+
+  // The tricks and card points each seat has won so far.
+  function countedText(answer, seat) {
+    const counted = answer.counted[seat];
+    return `${plural(counted.tricks, "trick")} · ${points(counted.thirds)} card points`;
   }
 
-  function gameEnd(end, seat) {
-    if (!end.totals) return el("div", { id: "game-result" }, "Both passed: nothing was played.");
-    const items = el("table", {}, end.items.map((item) => el("tr", {},
-      el("td", {}, `+${item.points}`), el("td", {}, item.to), el("td", {}, item.why))));
-    const mine = end.totals[seat];
-    const parts = [el("div", { id: "game-result", "data-totals": JSON.stringify(end.totals) },
-      `The game is over: you ${mine >= 0 ? "score" : "lose"} ${Math.abs(mine)} game points.`), items,
-      el("div", {}, `kosolve's cards after the discard: ${end.hands[seat === "forehand" ? "dealer" : "forehand"].join(" ")}`)];
-    if (end.game_file) {
-      const blob = new Blob([JSON.stringify(end.game_file)], { type: "application/json" });
-      parts.push(el("div", {}, el("a", { id: "game-file", href: URL.createObjectURL(blob), download: `kosolve-game-${end.seed}.json` },
-        "Save the game"), " (a deal as dealt with its bid, exchange, announcements and play: kosolve review judges it with more worlds)"));
-    }
-    if (end.review) {
-      const p = end.review.players[seat];
-      const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
-      parts.push(el("h3", {}, "Your play, judged"),
-        el("div", { id: "game-review" }, `${p.judged} cards judged: best by what you knew ${percent(p.knew_accuracy)},`
-          + ` best double dummy ${percent(p.dd_accuracy)}; ${p.mistake} mistake${p.mistake === 1 ? "" : "s"},`
-          + ` ${p.unlucky} unlucky, ${p.lucky} lucky`),
-        decisionTable(end.review.decisions, "game-decisions"),
-        el("div", { class: "tricks" }, end.review.cards.filter((card) => card.seat === seat).map((card) =>
-          el("div", { class: "step", "data-index": card.index }, `trick ${card.trick} ${card.card}`, verdictLine(card)))));
+  function seatHead(answer, seat, label) {
+    const declarer = answer.declarer === seat
+      ? el("span", { class: "role" }, `declarer: ${CONTRACT_NAMES[answer.contract]}`) : null;
+    return el("div", { class: "seat-head" }, el("span", {}, el("strong", {}, label), ` · ${seat} `, declarer),
+      el("span", { class: "counted", "data-counted": answer.counted[seat].thirds }, countedText(answer, seat)));
+  }
+
+  // At the end a seat's hand as played from trick 1 (the declarer's after
+  // his exchange; as dealt when both passed) and its pile, turned up; null
+  // while the game goes on.
+  function turnedUp(answer, seat) {
+    const end = answer.end;
+    if (!end) return null;
+    const small = (name) => cardView(name, { cls: "small" });
+    return el("div", { class: "turned-up", "data-seat": seat },
+      el("div", { class: "pile-row", "data-part": "held" }, el("span", { class: "label" },
+        end.held ? "hand at trick 1" : "hand"), bySuit(end.held ? end.held[seat] : end.hands[seat], small)),
+      end.piles ? el("div", { class: "pile-row", "data-part": "pile" }, el("span", { class: "label" },
+        `pile: ${points(end.piles[seat].thirds)} card points with the tricks`), bySuit(end.piles[seat].cards, small)) : null);
+  }
+
+  // kosolve's seat: its cards face down (how many, nothing else), what of
+  // its pile lies face up, and whether it is thinking.
+  function drawOther(answer) {
+    const seat = otherSeat(answer.seat);
+    const view = answer.decision ? answer.decision.view : null;
+    const seen = view ? view.other.pile : [];
+    const laid = answer.end ? null : answer.moves.find((m) => m.decision === "lay_away" && m.seat === seat);
+    const hidden = laid && laid.face_up ? answer.taken.length - laid.face_up.length : 0;
+    fill($("game-other"),
+      seatHead(answer, seat, `kosolve (${answer.bot})`),
+      turnedUp(answer, seat) || el("div", { class: "backs", "data-bot-cards": answer.bot_cards },
+        Array.from({ length: answer.bot_cards }, () => cardBack("small")),
+        el("span", { id: "game-thinking", class: "thinking", hidden: !state.gamePending }, "thinking…")),
+      laid ? el("div", { id: "game-laid", class: "pile-row" }, el("span", { class: "label" }, "laid away"),
+        laid.face_up.map((name) => cardView(name, { cls: "small" })),
+        Array.from({ length: hidden }, () => cardBack("small"))) : null,
+      seen.length && !laid ? el("div", { class: "pile-row" }, el("span", { class: "label" }, "in its pile"),
+        seen.map((name) => cardView(name, { cls: "small" }))) : null);
+  }
+
+  // The talon: six cards, face down until the rules turn them up (the talon
+  // choice; never in a Solo); the groups the user may take are clickable.
+  function drawTalon(answer) {
+    const decision = answer.decision;
+    const taking = decision && decision.decision === "take";
+    const talon = answer.talon;
+    let cards;
+    if (!talon) {
+      cards = el("div", { class: "suit" }, Array.from({ length: 6 }, () => cardBack("small")));
+    } else if (taking) {
+      cards = decision.legal.map((group, i) => clickable(el("div", { class: "talon-group", "data-index": i,
+        title: `take ${group.join(" ")}` }, group.map((name) => cardView(name, { cls: "small" }))), () => choose(i)));
     } else {
-      parts.push(el("div", { id: "game-no-review" }, `Your play is not judged: ${end.review_why}.`));
+      const taken = answer.taken || [];
+      cards = el("div", { class: "suit" }, talon.map((name) =>
+        cardView(name, { cls: `small${taken.includes(name) ? " gone" : ""}` })));
     }
-    return parts;
+    const caption = answer.contract === "solo" && !answer.end ? "talon (a Solo leaves it face down)"
+      : answer.taken && answer.taken.length ? `talon: ${who(answer, answer.declarer)} took ${answer.taken.join(" ")}` : "talon";
+    fill($("game-talon"), el("div", { class: "label" }, caption), el("div", { class: "talon-cards" }, cards));
+  }
+
+  // A trick on the table: each card with who played it.
+  function trickView(answer, trick, big) {
+    const seats = [trick.leader, otherSeat(trick.leader)];
+    const played = seats.map((seat, i) => {
+      const name = trick.cards[i];
+      return el("div", { class: "played", "data-by": who(answer, seat), "data-card": name || null },
+        el("span", { class: "label" }, who(answer, seat)),
+        name ? cardView(name, { cls: big ? "" : "small" }) : el("div", { class: `card slot${big ? "" : " small"}` }));
+    });
+    const result = trick.winner ? `${who(answer, trick.winner)} took ${points(trick.thirds)}` : "";
+    return el("div", { class: `trick${big ? " now" : " last"}`, "data-trick": trick.number },
+      el("div", { class: "label" }, `trick ${trick.number}`), el("div", { class: "trick-cards" }, played),
+      el("div", { class: "label took" }, result));
+  }
+
+  function drawTrick(answer) {
+    const tricks = answer.tricks;
+    const last = tricks[tricks.length - 1];
+    const parts = [];
+    if (last && !last.winner) {
+      parts.push(trickView(answer, last, true));
+      if (tricks.length > 1) parts.push(trickView(answer, tricks[tricks.length - 2], false));
+    } else if (last) {
+      parts.push(trickView(answer, last, true));
+    }
+    fill($("game-table"), parts);
+  }
+
+  // The auction as a bidding table, the forehand's column first, and the
+  // announcements with their Kontras and the game points at stake.
+  function drawCalls(answer) {
+    const bids = answer.moves.filter((m) => m.decision === "bid");
+    const rows = [];
+    for (const bid of bids) {
+      if (!rows.length || bid.seat === "forehand" || rows[rows.length - 1][bid.seat]) rows.push({});
+      rows[rows.length - 1][bid.seat] = bid.option;
+    }
+    const auction = bids.length ? el("table", { id: "game-auction", class: "calls" },
+      el("tr", {}, SEATS.map((seat) => el("th", {}, who(answer, seat)))),
+      rows.map((row) => el("tr", {}, SEATS.map((seat) => el("td", { "data-seat": seat },
+        row[seat] ? CALL_NAMES[row[seat]] || row[seat] : ""))))) : null;
+    const contract = answer.contract
+      ? el("div", { id: "game-contract" }, `${who(answer, answer.declarer) === "you" ? "You play" : "kosolve plays"} `,
+        el("strong", {}, CONTRACT_NAMES[answer.contract])) : null;
+    const announced = answer.announcements.length ? el("table", { id: "game-announced", class: "calls" },
+      answer.announcements.map((a) => el("tr", { "data-what": a.what, "data-by": who(answer, a.by),
+        "data-kontra": a.kontra ? "true" : "false", "data-value": a.value },
+      el("td", {}, who(answer, a.by)), el("td", {}, optionName(a.what) + (a.when ? ` (${a.when})` : "")),
+      el("td", {}, a.kontra ? "Kontra" : ""), el("td", { class: "num" }, stake(a.value))))) : null;
+    const switches = [answer.rules.defender_announcements ? "the defender announces too" : null,
+      answer.rules.kontra ? "Kontra" : null].filter(Boolean);
+    fill($("game-calls"), auction, contract, announced,
+      switches.length ? el("div", { id: "game-rules", class: "label" }, `Rules: ${switches.join("; ")}`) : null);
+  }
+
+  // The user's hand: the cards he took from the talon marked; in the play
+  // his legal cards clickable; in the lay-away the cards that can still
+  // complete one of the legal lay-aways.
+  function drawHand(answer) {
+    const decision = answer.decision;
+    const kind = decision ? decision.decision : null;
+    const taken = answer.declarer === answer.seat ? answer.taken || [] : [];
+    const selected = state.layAway;
+    const legal = kind === "lay_away" ? decision.legal : [];
+    const fits = (cards) => legal.some((option) => cards.every((name) => option.includes(name)));
+    const draw = (name) => {
+      const classes = [taken.includes(name) ? "taken" : ""];
+      if (kind === "play") {
+        const index = decision.legal.indexOf(name);
+        if (index < 0) return cardView(name, { cls: [...classes, "illegal"].join(" ") });
+        return clickable(cardView(name, { cls: classes.join(" ") }), () => playCard(answer, index, name));
+      }
+      if (kind === "lay_away") {
+        const chosen = selected.has(name);
+        if (!chosen && !fits([...selected, name])) return cardView(name, { cls: [...classes, "illegal"].join(" ") });
+        if (chosen) classes.push("selected");
+        return clickable(cardView(name, { cls: classes.join(" ") }), () => {
+          if (state.gamePending) return;
+          if (selected.has(name)) selected.delete(name);
+          else selected.add(name);
+          drawHand(answer);
+          drawOptions(answer);
+        });
+      }
+      return cardView(name, { cls: classes.join(" ") });
+    };
+    const view = decision ? decision.view : null;
+    const fromTalon = !answer.end && answer.hand.some((name) => taken.includes(name));
+    // The user's pile, folded unless he opened it: it stays as he left it from move to move.
+    const pile = view && view.pile.length ? el("details", { class: "pile-row mine", open: state.pileOpen,
+      ontoggle: (event) => { state.pileOpen = event.target.open; } },
+    el("summary", { class: "label" }, `your pile: ${plural(view.pile.length, "card")}`),
+    bySuit(view.pile, (name) => cardView(name, { cls: "small" }))) : null;
+    fill($("game-hand"), seatHead(answer, answer.seat, "you"),
+      fromTalon ? el("div", { class: "legend" }, el("span", { class: "ring" }), "from the talon") : null,
+      turnedUp(answer, answer.seat) || bySuit(answer.hand, draw), pile);
+    $("game-hand").classList.toggle("to-move", !!decision);
+  }
+
+  // A card clicked goes to the table at once, kosolve's answer to come.
+  function playCard(answer, index, name) {
+    if (state.gamePending) return;
+    const last = answer.tricks[answer.tricks.length - 1];
+    const trick = last && !last.winner ? { ...last, cards: [...last.cards, name] }
+      : { number: last ? last.number + 1 : 1, leader: answer.seat, cards: [name], winner: null };
+    fill($("game-table"), trickView(answer, trick, true));
+    const node = $("game-hand").querySelector(`[data-card="${name}"]`);
+    if (node) node.classList.add("gone");
+    choose(index);
+  }
+
+  // The lay-away chosen by clicking cards: the index of the legal option
+  // that holds exactly the cards selected, or -1.
+  function chosenLayAway(legal) {
+    const selected = state.layAway;
+    return legal.findIndex((option) => option.length === selected.size && option.every((name) => selected.has(name)));
+  }
+
+  // What the user decides now, as buttons: each call; each announcement or
+  // Kontra with the game points it puts at stake; the lay-away's Confirm.
+  function drawOptions(answer) {
+    const decision = answer.decision;
+    if (!decision) {
+      fill($("game-options"));
+      return;
+    }
+    const kind = decision.decision;
+    const legal = decision.legal;
+    let parts;
+    if (kind === "play") {
+      parts = null;
+    } else if (kind === "take") {
+      parts = el("span", { class: "prompt" }, "Take from the talon: click a group of its cards.");
+    } else if (kind === "lay_away") {
+      // Drawn again at each card clicked: enabled once the cards chosen are a legal lay-away.
+      const index = chosenLayAway(legal);
+      const size = legal[0].length;
+      parts = [el("span", { class: "prompt" }, `Lay away ${plural(size, "card")}: ${state.layAway.size} chosen`),
+        el("button", { type: "button", id: "game-lay", class: "primary", disabled: index < 0, onclick: () => choose(index) },
+          "Confirm")];
+    } else {
+      const values = decision.values || [];
+      const done = { bid: null, announce: "Done", kontra: "No Kontra" }[kind];
+      parts = legal.map((option, i) => {
+        const value = values[i];
+        const name = option === "done" ? done : kind === "bid" ? CALL_NAMES[option] || option
+          : `${kind === "kontra" ? "Kontra on " : ""}${optionName(option)}`;
+        return el("button", { type: "button", class: `game-option${option === "done" || option === "pass" ? "" : " primary"}`,
+          "data-index": i, "data-option": option, "data-value": value ?? "", onclick: () => choose(i) },
+        el("span", { class: "option-name" }, name),
+        value === null || value === undefined ? null : el("span", { class: "option-stake" }, stake(value)));
+      });
+    }
+    fill($("game-options"), parts);
+  }
+
+  // The status line: whose turn and what to do, in a few words.
+  function statusText(answer) {
+    const decision = answer.decision;
+    if (!decision) return "The game is over";
+    const tricks = answer.tricks;
+    const last = tricks[tricks.length - 1];
+    // Only the decision's own entry is shown (a take's count is its talon groups' size).
+    const words = {
+      bid: "Your call",
+      announce: "Announce? One at a time, then Done",
+      kontra: "Kontra? One at a time, then No Kontra",
+      take: `Take ${plural(decision.legal[0].length, "talon card")}: click a group`,
+      lay_away: "Lay away: click cards in your hand, then Confirm",
+      play: last && !last.winner ? "Your card: follow kosolve's lead" : "Your lead: click a card",
+    };
+    return words[decision.decision];
+  }
+
+  // The tricks played so far, each card with who played it.
+  function drawLog(answer) {
+    const done = answer.tricks.filter((trick) => trick.winner);
+    fill($("game-log"), done.length ? [el("h2", {}, "Tricks"), el("div", { class: "tricks" },
+      done.map((trick) => el("div", { class: "ttrick", "data-trick": trick.number },
+        el("div", { class: "n" }, `${trick.number}: ${who(answer, trick.winner)} +${points(trick.thirds)}`),
+        el("div", { class: "trick-cards" }, trick.cards.map((name, i) => {
+          const seat = i === 0 ? trick.leader : otherSeat(trick.leader);
+          return el("div", { class: "played", "data-by": who(answer, seat) },
+            el("span", { class: "label" }, who(answer, seat)), cardView(name, { cls: "small" }));
+        })))))] : null);
+    $("game-log").hidden = !done.length;
+    $("game-log").dataset.moves = answer.moves.length;
+  }
+
+  // ---- the end of a game -------------------------------------------------
+
+  function gameButtons(answer) {
+    const end = answer.end;
+    const buttons = [];
+    if (end.game_file) {
+      const name = `game ${end.seed}: you the ${answer.seat} against ${answer.bot}`;
+      buttons.push(el("button", { type: "button", id: "game-open", class: "primary",
+        onclick: () => loadDeal(name, end.game_file, { rules: answer.rules }) }, "Open in the analysis board"));
+      const blob = new Blob([JSON.stringify(end.game_file)], { type: "application/json" });
+      buttons.push(el("a", { id: "game-file", class: "button", href: URL.createObjectURL(blob),
+        download: `kosolve-game-${end.seed}.json`, title: "the game as a deal as dealt: kosolve review and report read it" },
+      "Download"));
+    }
+    const seat = otherSeat(answer.seat);
+    buttons.push(el("button", { type: "button", id: "game-again", title: `the same deal (seed ${end.seed}), you the ${seat}`,
+      onclick: () => {
+        $("game-seat").value = seat;
+        $("game-bot").value = answer.bot;
+        $("game-seed").value = end.seed;
+        gameRequest({ new: { seat, bot: answer.bot, seed: end.seed, rules: answer.rules } });
+      } }, "Play again from the other seat"));
+    return el("div", { class: "game-buttons" }, buttons);
+  }
+
+  // Who won and lost what: the contract's result and the settlement, item by item, for whom.
+  function settlementView(answer) {
+    const end = answer.end;
+    const mine = end.totals[answer.seat];
+    const result = end.result;
+    const whose = result.declarer === answer.seat ? "Your" : "kosolve's";
+    const verdict = `${whose} ${CONTRACT_NAMES[result.contract]}: ${result.won ? "won" : "lost"} with `
+      + `${points(result.thirds)} card points (${points(answer.rules.win_thirds)} needed)`;
+    const forWhom = (seat) => seat === answer.seat ? "you" : "kosolve";
+    return [
+      el("div", { id: "game-result", class: `headline ${mine > 0 ? "won" : mine < 0 ? "lost" : ""}`,
+        "data-totals": JSON.stringify(end.totals) },
+      mine > 0 ? `You win ${stake(mine)}` : mine < 0 ? `You lose ${stake(-mine)}` : "Nobody scores"),
+      el("div", { id: "game-verdict", "data-won": String(result.won), "data-declarer": result.declarer }, verdict),
+      el("table", { id: "game-settlement" },
+        el("tr", {}, ["item", "for", "game points", "why"].map((h) => el("th", {}, h))),
+        end.items.map((item) => el("tr", { "data-item": item.name, "data-to": forWhom(item.to) },
+          el("td", {}, optionName(item.name)), el("td", {}, forWhom(item.to)),
+          el("td", { class: "num" }, `+${item.points}`), el("td", {}, item.why))),
+        el("tr", { class: "total" }, el("td", {}, "total"),
+          el("td", { colspan: 3 }, SEATS.map((seat) => `${forWhom(seat)} ${signed(end.totals[seat])}`).join(" · ")))),
+    ];
+  }
+
+  // The review: the decisions and the user's cards, the costliest first.
+  function reviewView(answer) {
+    const end = answer.end;
+    if (!end.review) return el("div", { id: "game-no-review" }, `Your play is not judged: ${end.review_why}.`);
+    const seat = answer.seat;
+    const p = end.review.players[seat];
+    const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
+    const decisions = end.review.decisions.slice().sort((a, b) =>
+      b.knew_loss_points - a.knew_loss_points || b.dd_loss_points - a.dd_loss_points || a.index - b.index);
+    const cards = end.review.cards.filter((card) => card.seat === seat).sort((a, b) =>
+      b.knew_loss_thirds - a.knew_loss_thirds || b.dd_loss_thirds - a.dd_loss_thirds || a.index - b.index);
+    const cardRows = cards.map((card) => el("tr", { "data-index": card.index, "data-loss": card.knew_loss_thirds,
+      class: card.verdict === "mistake" ? "mistake" : "" },
+    el("td", {}, `trick ${card.trick}`), el("td", {}, cardView(card.card, { cls: "tiny" })),
+    el("td", {}, card.best.length && card.knew_loss_thirds > 0 ? card.best.join(" ") : "—"),
+    el("td", { class: "num" }, card.knew_loss_thirds > 0 ? `−${meanPoints(card.knew_loss_thirds)}` : "—"),
+    el("td", { class: "num" }, card.dd_loss_thirds > 0 ? `−${points(card.dd_loss_thirds)}` : "—"),
+    el("td", {}, el("span", { class: `verdict ${card.verdict}` }, card.verdict))));
+    return [el("h3", {}, "Where you lost points, the costliest first"),
+      el("div", { id: "game-review" }, `${p.judged} cards judged: best by what you knew ${percent(p.knew_accuracy)},`
+        + ` best double dummy ${percent(p.dd_accuracy)}; ${p.mistake} mistake${p.mistake === 1 ? "" : "s"},`
+        + ` ${p.unlucky} unlucky, ${p.lucky} lucky`),
+      decisionTable(decisions, "game-decisions"),
+      el("div", { class: "decisions" }, el("h3", {}, "Your cards (card points)"),
+        el("table", { id: "game-cards" },
+          el("tr", {}, ["trick", "card", "best by what you knew", "loss", "DD loss", "verdict"].map((h) => el("th", {}, h))),
+          cardRows))];
+  }
+
+  function drawEnd(answer) {
+    const end = answer.end;
+    if (!end) {
+      fill($("game-end"));
+      $("game-end").hidden = true;
+      return;
+    }
+    $("game-end").hidden = false;
+    if (!end.totals) {
+      fill($("game-end"), el("div", { id: "game-result", class: "headline" }, "Both passed: nothing was played."),
+        gameButtons(answer));
+      return;
+    }
+    fill($("game-end"), settlementView(answer), gameButtons(answer), reviewView(answer));
   }
 
   function drawGame(answer) {
     openGame();
+    const decision = answer.decision;
+    // A new decision starts the lay-away's selection afresh.
+    if (!state.game || state.game.game !== answer.game || state.game.moves.length !== answer.moves.length) {
+      state.layAway = new Set();
+    }
     state.game = answer;
-    const other = answer.seat === "forehand" ? "dealer" : "forehand";
+    $("game-hint").hidden = true;
+    $("game-board").hidden = false;
+    $("game-board").dataset.phase = answer.phase;
+    $("game-board").dataset.decision = decision ? decision.decision : "";
     // The seed deals kosolve's hand again: the answers name it at the end only.
-    const status = answer.decision
-      ? `Your turn (${answer.decision.decision.replace("_", " ")})`
-      : `Deal ${answer.end.seed}: the game is over`;
-    fill($("game-status"), status);
-    fill($("game-other"), el("div", { class: "seat-head" }, el("strong", {}, `kosolve (${answer.bot}), the ${other}`),
-      el("span", { "data-bot-cards": answer.bot_cards }, `${plural(answer.bot_cards, "card")}`)),
-      el("div", { class: "suits" }, el("div", { class: "suit" },
-        Array.from({ length: answer.bot_cards }, () => el("div", { class: "card back small" })))));
-    const last = answer.tricks[answer.tricks.length - 1];
-    fill($("game-table"), last ? el("div", { class: "trick" },
-      el("span", { class: "label" }, last.winner ? `trick ${last.number}: ${last.winner} took` : `trick ${last.number}`),
-      last.cards.map((name) => cardView(name, { cls: "small" }))) : null);
-    fill($("game-hand"), answer.decision ? gameHand(answer) : null);
-    fill($("game-options"), answer.decision ? gameOptions(answer.decision) : null);
-    fill($("game-log"), gameLog(answer));
-    $("game-log").dataset.moves = answer.moves.length;
-    fill($("game-end"), answer.end ? gameEnd(answer.end, answer.seat) : null);
+    fill($("game-status"), statusText(answer), answer.end ? ` · deal ${answer.end.seed}` : "");
+    drawOther(answer);
+    drawTalon(answer);
+    drawTrick(answer);
+    drawCalls(answer);
+    drawHand(answer);
+    drawOptions(answer);
+    drawLog(answer);
+    drawEnd(answer);
   }
 
   // ---- wiring -----------------------------------------------------------------
@@ -934,10 +1241,7 @@
       if (!touched.has("game-defender-announcements")) $("game-defender-announcements").checked = !!rules.defender_announcements;
       if (!touched.has("game-kontra")) $("game-kontra").checked = !!rules.kontra;
     }, () => {}).finally(() => { $("game-form").dataset.rules = "server"; });
-    $("play-game").addEventListener("click", () => {
-      openGame();
-      if (!state.game) fill($("game-status"), "Choose your seat and kosolve's bot, then start a new game.");
-    });
+    $("play-game").addEventListener("click", openGame);
     $("game-form").addEventListener("submit", startGame);
     $("open").addEventListener("change", (event) => {
       if (event.target.files.length) loadFile(event.target.files[0]);
