@@ -232,28 +232,23 @@ class _Parser:
             raise WhereError(f"{role} must be true or false, not {part.type}", part.position)
 
     def disjunction(self) -> _Typed:
-        first = self.conjunction()
-        parts = [first]
-        while self.take("or"):
-            parts.append(self.conjunction())
-        if len(parts) == 1:
-            return first
-        for part in parts:
-            self.boolean(part, "each side of 'or'")
-        runs = tuple(part.run for part in parts)
-        return _Typed(lambda facts: any(run(facts) for run in runs), BOOLEAN, first.position)
+        return self.joined("or", self.conjunction, any)
 
     def conjunction(self) -> _Typed:
-        first = self.negation()
+        return self.joined("and", self.negation, all)
+
+    def joined(self, word: str, operand: Callable[[], _Typed], combine: Callable[[Iterator[Value]], bool]) -> _Typed:
+        """Operands joined by ``word`` (``or``, ``and``), each true or false."""
+        first = operand()
         parts = [first]
-        while self.take("and"):
-            parts.append(self.negation())
+        while self.take(word):
+            parts.append(operand())
         if len(parts) == 1:
             return first
         for part in parts:
-            self.boolean(part, "each side of 'and'")
+            self.boolean(part, f"each side of {word!r}")
         runs = tuple(part.run for part in parts)
-        return _Typed(lambda facts: all(run(facts) for run in runs), BOOLEAN, first.position)
+        return _Typed(lambda facts: combine(run(facts) for run in runs), BOOLEAN, first.position)
 
     def negation(self) -> _Typed:
         token = self.take("not")

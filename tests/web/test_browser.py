@@ -88,6 +88,18 @@ def names(cards: tuple[int, ...] | list[int]) -> str:
     return " ".join(card_name(card) for card in cards)
 
 
+def phone_page(browser: Any, url: str) -> tuple[Any, list[str]]:
+    """The page opened at a phone's 390 px and loaded, with the list its
+    script errors go to."""
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(url)
+    wait_for_line(phone, ())
+    return phone, errors
+
+
 def wait_for_line(page: Any, cards: tuple[int, ...] | list[int]) -> dict[str, Any]:
     """What the page shows once it shows the position after ``cards``."""
     page.wait_for_function(f"() => document.getElementById('board').dataset.line === {json.dumps(names(cards))}")
@@ -377,12 +389,7 @@ def test_the_optimal_line_is_shown_trick_by_trick(page: Any, url: str, analyser:
 
 
 def test_the_exchange_table_fits_a_phone(browser: Any, url: str) -> None:
-    phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    phone.on("pageerror", lambda error: errors.append(str(error)))
-    phone.goto(url)
-    wait_for_line(phone, ())
+    phone, errors = phone_page(browser, url)
     phone.select_option("#files", label="dealt.json")
     phone.wait_for_selector("#exchange-table")
     width = phone.evaluate("() => document.documentElement.scrollWidth")
@@ -639,12 +646,7 @@ def test_a_game_fits_a_phone_and_is_played_again_from_the_other_seat(browser: An
     """At 390 px the page never scrolls sideways, in the game or at its end;
     "Play again from the other seat" starts the same deal with the seats
     changed, against the same bot by the same rules."""
-    phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    phone.on("pageerror", lambda error: errors.append(str(error)))
-    phone.goto(url)
-    wait_for_line(phone, ())
+    phone, errors = phone_page(browser, url)
     with phone.expect_response(lambda r: is_game(r) and r.json()["end"] is not None, timeout=300_000) as last:
         play_by_clicking(phone, "dealer", "random", 7, width=390)
     answer = last.value.json()
