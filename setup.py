@@ -101,6 +101,7 @@ SUBPACKAGES = (
     "play",
     "env",
     "web",
+    "stats",
 )
 
 setup(

@@ -53,6 +53,7 @@ COMMANDS: Final = {
     "review": Command("review", "review [OPTIONS] DEAL.json", "Every card judged by what its player knew and DD."),
     "arena": Command("arena", "arena [OPTIONS] A B -o RESULTS.jsonl", "A duplicate match between two bots."),
     "ladder": Command("ladder", "ladder [OPTIONS] BOT... -o DIR", "Every pair of bots in a match, and their ratings."),
+    "stats": Command("stats", "stats [OPTIONS] RESULTS.jsonl", "Group and count the deals of a results file."),
     "view": Command("view", "view [OPTIONS] DEAL.json --seat SEAT", "The seat view a player had at a point of a deal."),
     "bench": Command("bench", "bench [OPTIONS]", "Time the solver on dealt positions."),
 }

@@ -132,6 +132,9 @@ _ATTRIBUTES: Final[dict[str, tuple[str, Callable[[Hand], Value]]]] = {
 }
 ATTRIBUTES: Final = tuple(_ATTRIBUTES)
 """The attributes of a seat."""
+MEASURES: Final[dict[str, Callable[[Hand], Value]]] = {name: read for name, (_, read) in _ATTRIBUTES.items()}
+"""What each attribute reads of a seat's 16 cards (a hand is its mask):
+for a caller that wants the figures, not a condition (``kosolve stats``)."""
 
 _TOKEN: Final = re.compile(
     r"""\s*(?:
@@ -445,4 +448,4 @@ def dealt_where(
             yield file, tried
 
 
-__all__ = ["ATTRIBUTES", "NAMES", "Condition", "Facts", "WhereError", "dealt_where", "where"]
+__all__ = ["ATTRIBUTES", "MEASURES", "NAMES", "Condition", "Facts", "WhereError", "dealt_where", "where"]

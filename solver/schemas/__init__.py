@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-NAMES: Final = ("deal", "view", "report", "exchange", "odds", "review", "batch", "arena", "ladder")
+NAMES: Final = ("deal", "view", "report", "exchange", "odds", "review", "batch", "arena", "ladder", "stats")
 """The schemas, by name."""
 
 
@@ -47,6 +47,8 @@ def kind_of_output(data: dict[str, Any]) -> str | None:
         return "report"
     if "ratings" in data and "matches" in data:
         return "ladder"
+    if "stats_format" in data:
+        return "stats"
     return None
 
 

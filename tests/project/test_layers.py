@@ -1,5 +1,5 @@
 """The package's layers import only downward: model, schemas ← dealing, engine ← analysis ←
-sampling ← review ← render, tools, batch ← play ← env, web ← cli.  Read from the source (Python
+sampling ← review ← render, tools, batch ← play ← env, web, stats ← cli.  Read from the source (Python
 imports and Cython cimports), so that a wrong import fails here before it
 tangles the code."""
 
@@ -27,6 +27,7 @@ LAYERS: Final = {
     "play": 6,
     "env": 7,
     "web": 7,
+    "stats": 7,
     "cli": 8,
 }
 """Each subpackage's height; a module may import its own layer and lower ones."""
