@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Final
 from xml.sax.saxutils import escape
@@ -29,6 +30,28 @@ ROW_H: Final = 72
 SYMBOLS: Final = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 RED: Final = "#c0182a"
 TAROCK_FILL: Final = "#f6ecd3"
+
+
+def axis_ticks(low: float, high: float) -> list[float]:
+    """Round values for a chart's axis between ``low`` and ``high``, about
+    five of them (a step of 1, 2 or 5 times a power of ten): the one rule
+    of every chart kosolve draws (the ladder's, the statistics').
+
+    >>> axis_ticks(0, 1)
+    [0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
+    >>> axis_ticks(-12, 30)
+    [-10, 0, 10, 20, 30]
+    >>> axis_ticks(3, 3)
+    [3]
+    """
+    if high <= low:
+        return [low]
+    step = 10 ** math.floor(math.log10((high - low) / 5))
+    for factor in (1, 2, 5, 10):
+        if (high - low) / (step * factor) <= 6:
+            step *= factor
+            break
+    return [k * step for k in range(math.ceil(low / step), math.floor(high / step) + 1)]
 
 
 def _card(name: str, x: int, y: int, note: str | None) -> str:
@@ -104,4 +127,4 @@ def moves_html(picture: str, moves: Sequence[tuple[str, int, float]]) -> str:
     return f"<div>{picture}{table}</div>"
 
 
-__all__ = ["hands_svg", "moves_html"]
+__all__ = ["axis_ticks", "hands_svg", "moves_html"]

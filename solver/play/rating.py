@@ -34,6 +34,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from kosolve.model.svg import axis_ticks
 from kosolve.sampling.odds import Z95
 
 MIN_VARIANCE: Final = 1.0
@@ -204,16 +205,6 @@ ROW_HEIGHT: Final = 26
 AXIS_HEIGHT: Final = 40
 
 
-def _ticks(low: float, high: float) -> list[float]:
-    """Round values for the axis between ``low`` and ``high``: about five."""
-    step = 10 ** math.floor(math.log10((high - low) / 5))
-    for factor in (1, 2, 5, 10):
-        if (high - low) / (step * factor) <= 6:
-            step *= factor
-            break
-    return [k * step for k in range(math.ceil(low / step), math.floor(high / step) + 1)]
-
-
 def ratings_svg(ratings: Ratings) -> str:
     """The rating list as an SVG picture: a row a bot, the best on top,
     its rating a dot on a scale of game points a deal and its 95%
@@ -239,7 +230,7 @@ def ratings_svg(ratings: Ratings) -> str:
         "<title>Ratings, game points a deal, with their 95% intervals</title>",
         f'<text x="{plot_left}" y="16" font-weight="bold">Rating, game points a deal (95% interval; mean 0)</text>',
     ]
-    for tick in _ticks(low, high):
+    for tick in axis_ticks(low, high):
         label = f"{tick:+g}" if tick else "0"
         parts.append(
             f'<line x1="{x(tick):.1f}" y1="{AXIS_HEIGHT - 8}" x2="{x(tick):.1f}" y2="{bottom}" stroke="#ddd"/>'

@@ -4,12 +4,10 @@ through it on a scale, a row a group; and a match's running mean
 difference over its deals with its 95% band.
 
 The pieces are public, for any other picture of intervals in the same
-style (the ladder's ratings, :func:`kosolve.play.rating.ratings_svg`,
-draws the same rows): :func:`ticks`, :func:`interval_rows` and
-:func:`svg_document`.
+style: :func:`interval_rows` and :func:`svg_document`; the axis ticks are
+:func:`kosolve.model.svg.axis_ticks`, which the ladder's picture
+(:func:`kosolve.play.rating.ratings_svg`) uses too.
 
->>> ticks(0, 1)
-[0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
 >>> rows = [IntervalRow("7 tarocks", 0.5, (0.3, 0.7)), IntervalRow("8 tarocks", 0.8, None)]
 >>> svg = svg_document(interval_rows("won", rows, percent=True))
 >>> svg.startswith("<svg") and "8 tarocks" in svg
@@ -24,6 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 from xml.sax.saxutils import escape
 
+from kosolve.model.svg import axis_ticks
 from kosolve.stats.figures import YES_NO, Table, t975
 
 PLOT_WIDTH: Final = 470
@@ -37,18 +36,6 @@ COLOUR: Final = "#2a5caa"
 BAND: Final = "#c9d6ee"
 SCALE_FROM: Final = 10
 """The deal from which a running mean's band sets its picture's scale."""
-
-
-def ticks(low: float, high: float) -> list[float]:
-    """Round values for an axis between ``low`` and ``high``: about five."""
-    if high <= low:
-        return [low]
-    step = 10 ** math.floor(math.log10((high - low) / 5))
-    for factor in (1, 2, 5, 10):
-        if (high - low) / (step * factor) <= 6:
-            step *= factor
-            break
-    return [k * step for k in range(math.ceil(low / step), math.floor(high / step) + 1)]
 
 
 def text(value: str) -> str:
@@ -100,7 +87,7 @@ def interval_rows(
         return plot_left + (value - low) / (high - low) * (plot_right - plot_left)
 
     parts = [f'<text x="10" y="16" font-weight="bold">{text(title)}</text>']
-    for tick in ticks(low, high):
+    for tick in axis_ticks(low, high):
         label = f"{100 * tick:.0f}%" if percent else f"{tick:g}"
         parts.append(
             f'<line x1="{x(tick):.1f}" y1="{TITLE_HEIGHT - 8}" x2="{x(tick):.1f}" y2="{bottom}" stroke="#ddd"/>'
@@ -249,12 +236,12 @@ def running_svg(running: Running, title: str, subtitle: str = "") -> str:
     parts.append(
         f'<clipPath id="plot"><rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}"/></clipPath>'
     )
-    for tick in ticks(low, high):
+    for tick in axis_ticks(low, high):
         parts.append(
             f'<line x1="{left}" y1="{y(tick):.1f}" x2="{right}" y2="{y(tick):.1f}" stroke="#ddd"/>'
             f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" fill="#444">{tick:g}</text>'
         )
-    for tick in ticks(1, n):
+    for tick in axis_ticks(1, n):
         if float(tick).is_integer():
             parts.append(
                 f'<text x="{x(int(tick)):.1f}" y="{bottom + 16}" text-anchor="middle" fill="#444">{tick:g}</text>'
@@ -284,5 +271,4 @@ __all__ = [
     "svg_document",
     "table_svg",
     "text",
-    "ticks",
 ]
