@@ -145,17 +145,29 @@ def _read(file: IO[bytes], shown: str, field: str | None) -> Iterator[tuple[int,
         yield offset, value
 
 
+def iter_results(path: str) -> Iterator[dict[str, object]]:
+    """The lines of the results file at ``path`` as they are read, none
+    kept: its header first where it has one (a file of batch format 1, an
+    older kosolve's, has none), then each complete record, a torn last
+    line left out; for a reader of files too large to hold
+    (``kosolve stats``).  A missing file or one that is not a results file
+    raises :class:`ResultsError`."""
+    shown = source_name(path)
+    try:
+        with open(path, "rb") as file:
+            for _, record in _read(file, shown, None):
+                yield record
+    except OSError as error:
+        raise ResultsError(f"{shown}: cannot read the file: {error.strerror}") from None
+
+
 def read_results(path: str) -> list[dict[str, object]]:
     """Every complete record of the results file at ``path`` (its header
     and a torn last line left out), for the summary; a missing file or one
     that is not a results file raises :class:`ResultsError`.  A file of an
     older kosolve (batch format 1, without a header) is read too."""
     shown = source_name(path)
-    try:
-        with open(path, "rb") as file:
-            records = [record for _, record in _read(file, shown, None) if HEADER not in record]
-    except OSError as error:
-        raise ResultsError(f"{shown}: cannot read the file: {error.strerror}") from None
+    records = [record for record in iter_results(path) if HEADER not in record]
     fields = {field for record in records for field in FIELDS if field in record}
     if len(fields) > 1:
         raise ResultsError(f"{shown}: results of lines and of files mixed")
@@ -319,4 +331,12 @@ def _sync_folder(folder: str) -> None:
         os.close(handle)
 
 
-__all__ = ["BATCH_FORMAT", "ResultsError", "ResultsFile", "WriteError", "read_question", "read_results"]
+__all__ = [
+    "BATCH_FORMAT",
+    "ResultsError",
+    "ResultsFile",
+    "WriteError",
+    "iter_results",
+    "read_question",
+    "read_results",
+]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from kosolve.batch.results import BATCH_FORMAT, HEADER
+from kosolve.batch.results import HEADER, ResultsError, iter_results
 from kosolve.dealing.where import ATTRIBUTES, MEASURES, Condition, Facts, WhereError
 from kosolve.model.cards import (
     CARD_NAMES,
@@ -225,45 +225,14 @@ def _kind_of(report: Mapping[str, Any]) -> str:
     return "analyse"
 
 
-def _record_key(value: object) -> str | None:
-    """The key of a result record's deal (``line`` or ``file``), or None
-    when ``value`` is no result record."""
-    if not isinstance(value, dict) or not ("error" in value or "report" in value):
-        return None
-    line = value.get("line")
-    if isinstance(line, int) and not isinstance(line, bool) and line >= 1:
-        return "line"
-    return "file" if isinstance(value.get("file"), str) else None
-
-
-def _results(path: str, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(number, JSON object)`` of each complete line of the results file
-    at ``path``, read as it goes: the file is refused as
-    :func:`~kosolve.batch.results.read_results` refuses it (the header's
-    format, a line that is no result record), and its torn last line left
-    out, but no record is kept whole, so that a file of a million lines
-    costs the memory of its rows alone."""
+def _results(path: str) -> Iterator[dict[str, Any]]:
+    """The lines of the results file at ``path`` as they are read
+    (:func:`~kosolve.batch.results.iter_results`: its refusals, none kept),
+    its refusals as :class:`StatsError`."""
     try:
-        with open(path, "rb") as file:
-            for number, line in enumerate(file, start=1):
-                # Only the last line may lack its newline: a batch interrupted while writing it.
-                if not line.endswith(b"\n") and (number > 1 or line.startswith(b'{"')):
-                    return
-                try:
-                    value = json.loads(line)
-                except ValueError:
-                    value = None
-                if number == 1 and isinstance(value, dict) and HEADER in value:
-                    if value[HEADER] != BATCH_FORMAT:
-                        raise StatsError(
-                            f"{shown}: batch format {json.dumps(value[HEADER])}, which this kosolve"
-                            f" (batch format {BATCH_FORMAT}) cannot read"
-                        )
-                elif _record_key(value) is None:
-                    raise StatsError(f"{shown}: line {number}: not a result record of kosolve batch")
-                yield number, value
-    except OSError as error:
-        raise StatsError(f"{shown}: cannot read the file: {error.strerror}") from None
+        yield from iter_results(path)
+    except ResultsError as error:
+        raise StatsError(str(error)) from None
 
 
 def read_rows(
@@ -285,15 +254,15 @@ def read_rows(
     digests: dict[object, object] = {}
     failed = 0
     keys = set()
-    for number, value in _results(path, shown):
-        if number == 1 and HEADER in value:
+    for number, value in enumerate(_results(path), start=1):
+        if HEADER in value:
             question = value["question"] if isinstance(value.get("question"), Mapping) else {}
             kind = question.get("kind")
             if kind not in KINDS:
                 raise StatsError(f"{shown}: question.kind: {json.dumps(kind)}, which kosolve stats does not know")
             continue
-        key = _record_key(value)
-        assert key is not None
+        # The results file vouched for it: a line's number, or a folder's file name.
+        key = "line" if isinstance(value.get("line"), int) else "file"
         keys.add(key)
         report = value.get("report")
         if not isinstance(report, Mapping):
