@@ -284,5 +284,5 @@ def _finish(results: str, run: BatchRun | None, as_json: bool) -> None:
     summary = summarise(records, run)
     click.echo(json.dumps(summary.to_json()) if as_json else render_summary(summary))
     if summary.failed:
-        click.echo(f"note: {summary.failed} deal(s) failed: their records in {results} say why", err=True)
+        click.echo(f"note: {counted(summary.failed, 'deal')} failed: their records in {results} say why", err=True)
         click.get_current_context().exit(FAILED)

@@ -98,7 +98,8 @@ def _inference_lines(result: Odds) -> list[str]:
         return ["Inference asked for, but a view before the auction holds no calls: every world counts alike."]
     assert result.effective_samples is not None
     return [
-        f"Weighted by the other's play: a world counts {model.card_weight:g} times for each of his last"
+        f"Weighted by the other's play: a world counts {model.card_weight:g}"
+        f" time{'' if model.card_weight == 1 else 's'} for each of his last"
         f" {model.depth} cards that lost value double dummy in it (docs/inference.md);"
         f" as many as {result.effective_samples:,.1f} equally weighted worlds."
     ]

@@ -125,7 +125,7 @@ def test_bad_deals_get_error_records_and_the_batch_goes_on(tmp_path: Path) -> No
     result = batch(str(deals), "-o", str(tmp_path / "r.jsonl"), "--jobs", "1")
     assert result.exit_code == 1
     assert "2 answered, 3 failed" in result.stdout
-    assert "3 deal(s) failed" in result.stderr
+    assert "3 deals failed" in result.stderr
     found = by_key(tmp_path / "r.jsonl")
     assert sorted(found) == [1, 2, 4, 5, 6]  # the blank line 3 is no deal
     assert found[2] == {

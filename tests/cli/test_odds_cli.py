@@ -250,3 +250,10 @@ def test_no_feasibility_leaves_the_goals_out() -> None:
     data = odds_json("--jobs", "1", "--no-feasibility", VIEW)
     assert data["feasible"] is None and data["cards"] and data["exact"]
     assert data["cards"] == odds_json("--jobs", "1", VIEW)["cards"]
+
+
+@pytest.mark.parametrize(("weight", "says"), [("1", "a world counts 1 time for each"), ("0.5", "counts 0.5 times for")])
+def test_the_weight_of_a_world_reads_as_a_count(weight: str, says: str) -> None:
+    result = run("odds", "-q", "--jobs", "1", "--infer", weight, VIEW)
+    assert result.exit_code == 0, result.output
+    assert says in result.stdout
