@@ -130,6 +130,9 @@ _ATTRIBUTES: Final[dict[str, tuple[str, Callable[[Hand], Value]]]] = {
     "voids": (NUMBER, lambda hand: sum(not hand & SUIT_MASKS[suit] for suit in range(TAROCK))),
     "points": (NUMBER, lambda hand: thirds_of(hand) / 3),
 }
+MAX_NESTING: Final = 40
+"""The deepest a condition nests parentheses, ``not`` and ``-``: deep
+enough for anyone, shallow enough for the parser's recursion."""
 ATTRIBUTES: Final = tuple(_ATTRIBUTES)
 """The attributes of a seat."""
 MEASURES: Final[dict[str, Callable[[Hand], Value]]] = {name: read for name, (_, read) in _ATTRIBUTES.items()}
@@ -211,6 +214,14 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = _tokens(text)
         self.place = 0
+        self.depth = 0
+
+    def nested(self, token: _Token) -> None:
+        """One level deeper (a parenthesis, a ``not``, a ``-``), refused
+        past :data:`MAX_NESTING`: each level is a call of the parser."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise WhereError(f"nested deeper than {MAX_NESTING} levels", token.position)
 
     @property
     def token(self) -> _Token:
@@ -257,7 +268,9 @@ class _Parser:
         token = self.take("not")
         if token is None:
             return self.comparison()
+        self.nested(token)
         inner = self.negation()
+        self.depth -= 1
         self.boolean(inner, "what 'not' negates")
         run = inner.run
         return _Typed(lambda facts: not run(facts), BOOLEAN, token.position)
@@ -324,14 +337,17 @@ class _Parser:
         return lambda facts: bool(cards(facts) & bit)  # type: ignore[operator]
 
     def sum(self) -> _Typed:
-        total = self.atom()
+        first = self.atom()
+        terms: list[tuple[int, Compiled]] = []
         while (token := self.take("+", "-")) is not None:
             term = self.atom()
-            for part in (total, term):
+            for part in (first, term):
                 if part.type != NUMBER:
                     raise WhereError(f"{token.text!r} adds numbers, not {part.type}", part.position)
-            total = _Typed(_arithmetic(token.text, total.run, term.run), NUMBER, total.position)
-        return total
+            terms.append((1 if token.text == "+" else -1, term.run))
+        if not terms:
+            return first
+        return _Typed(_total(first.run, tuple(terms)), NUMBER, first.position)
 
     def atom(self) -> _Typed:
         token = self.token
@@ -343,12 +359,16 @@ class _Parser:
             text = token.text[1:-1]
             return _Typed(lambda facts: text, STRING, token.position, literal=text)
         if token.text == "(":
+            self.nested(token)
             inner = self.disjunction()
             if self.take(")") is None:
                 raise WhereError(f"expected ')' to close the '(' at character {token.position}", self.token.position)
+            self.depth -= 1
             return inner
         if token.text == "-":
+            self.nested(token)
             negated = self.atom()
+            self.depth -= 1
             if negated.type != NUMBER:
                 raise WhereError(f"'-' negates numbers, not {negated.type}", negated.position)
             run = negated.run
@@ -389,10 +409,17 @@ def _talon(position: int, facts: Facts) -> Hand:
     return facts.talon
 
 
-def _arithmetic(operator: str, first: Compiled, second: Compiled) -> Compiled:
-    if operator == "+":
-        return lambda facts: first(facts) + second(facts)  # type: ignore[operator]
-    return lambda facts: first(facts) - second(facts)  # type: ignore[operator]
+def _total(first: Compiled, terms: tuple[tuple[int, Compiled], ...]) -> Compiled:
+    """A sum of numbers added in a loop, not a closure a term: a long sum
+    must not run into Python's recursion limit."""
+
+    def run(facts: Facts) -> Value:
+        total = first(facts)
+        for sign, term in terms:
+            total += sign * term(facts)  # type: ignore[operator]
+        return total
+
+    return run
 
 
 class Condition:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from kosolve.dealing.dealer import deal_bid
-from kosolve.dealing.where import ATTRIBUTES, NAMES, Facts, WhereError, dealt_where, where
+from kosolve.dealing.where import ATTRIBUTES, MAX_NESTING, NAMES, Facts, WhereError, dealt_where, where
 from kosolve.model.cards import card_name
 from kosolve.model.deal import Deal, deal_to_json
 from kosolve.model.dealt_file import DealtFile
@@ -195,3 +195,21 @@ def test_a_play_file_has_the_facts_of_its_deal_at_trick_1_but_no_talon() -> None
     )
     with pytest.raises(ValueError, match="this one starts at trick 2"):
         Facts.of_deal(one_card_less)
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [("(" * 200 + "true" + ")" * 200, 41), ("not " * 400 + "true", 161), ("-" * 100 + "1 < 2", 41)],
+)
+def test_nesting_past_the_limit_is_refused_at_its_character_not_a_crash(text: str, position: int) -> None:
+    with pytest.raises(WhereError, match=f"at character {position}: nested deeper than {MAX_NESTING} levels"):
+        where(text)
+
+
+def test_the_deepest_nesting_allowed_and_long_sums_and_chains_run() -> None:
+    file = FILES[0]
+    assert where("(" * MAX_NESTING + "true" + ")" * MAX_NESTING)(file)
+    assert where("not " * MAX_NESTING + "true")(file) is (MAX_NESTING % 2 == 0)
+    assert where("1" + " + 1" * 5000 + " == 5001")(file)
+    assert where(" or ".join(["false"] * 5000 + ["true"]))(file)
+    assert where(" < ".join(str(n) for n in range(3000)))(file)
