@@ -128,7 +128,7 @@ def column_type(rows: Sequence[Row], column: str) -> str:
 @dataclass(frozen=True)
 class Key:
     """A ``--by`` column, numbers of which are put in bins of ``width``
-    when given (``declarer.points:5``: 0 to 5, 5 to 10, ...)."""
+    when given (``declarer.points:5``: 0 to under 5, 5 to under 10, ...)."""
 
     column: str
     width: float | None = None
@@ -163,7 +163,8 @@ class Key:
         if isinstance(value, bool):
             return "yes" if value else "no"
         if self.width is not None and isinstance(value, (int, float)):
-            return f"{value:g} to {value + self.width:g}"
+            # "to under": a bin holds its lower end, not its upper one.
+            return f"{value:g} to under {value + self.width:g}"
         if isinstance(value, float):
             return f"{value:g}"
         return str(value)

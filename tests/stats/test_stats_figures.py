@@ -115,9 +115,9 @@ def test_rows_are_in_the_order_of_the_deals_whatever_the_order_they_finished_in(
 def test_bins_group_numbers_by_their_width(tmp_path: Path) -> None:
     table = tabulate(read_rows(str(small_file(tmp_path))), ["points:25"], ["won"])
     assert [(group.key, group.label, group.count) for group in table.groups] == [
-        ((0,), ("0 to 25",), 1),
-        ((25,), ("25 to 50",), 2),
-        ((50,), ("50 to 75",), 2),
+        ((0,), ("0 to under 25",), 1),
+        ((25,), ("25 to under 50",), 2),
+        ((50,), ("50 to under 75",), 2),
     ]
     assert Key.parse("declarer.points:2.5") == Key("declarer.points", 2.5)
 
