@@ -108,6 +108,8 @@ def deal_command(
       kosolve deal --seed 1 -n 100 --where "forehand.tarocks >= 10 and 'I' in forehand.hand and dealer.kings == 0"
       kosolve deal --seed 3 -n 20 --dealt --where "contract == 'solo' and declarer.trull >= 2"
     """
+    if where is None and tries != DEFAULT_TRIES:
+        raise click.UsageError("--tries bounds the deals --where tries: give a condition with --where")
     if seed is None:
         seed = random.SystemRandom().randrange(MAX_SEED)
         click.echo(f"kosolve deal: seed {seed} (--seed {seed} deals the same again)", err=True)
@@ -138,6 +140,6 @@ def deal_command(
     click.echo(f"kosolve deal: {counted(kept, 'deal')} kept of {tried:,} tried{share}", err=True)
     if kept < count:
         raise click.ClickException(
-            f"--where: {kept} of the {count} deals asked for met the condition in {tries:,} tries:"
-            " loosen it, or allow more with --tries"
+            f"--where: {kept} of the {counted(count, 'deal')} asked for met the condition in"
+            f" {tries:,} {'try' if tries == 1 else 'tries'}: loosen it, or allow more with --tries"
         )

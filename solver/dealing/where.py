@@ -141,7 +141,7 @@ for a caller that wants the figures, not a condition (``kosolve stats``)."""
 
 _TOKEN: Final = re.compile(
     r"""\s*(?:
-    (?P<number>\d+(?:\.\d+)?)
+    (?P<number>[0-9]+(?:\.[0-9]+)?)
     |(?P<string>'[^']*'|"[^"]*")
     |(?P<name>[A-Za-z_][A-Za-z_0-9]*)
     |(?P<operator>==|!=|<=|>=|<|>|\+|-|\(|\)|\.)
@@ -305,19 +305,25 @@ class _Parser:
         if left.type != right.type:
             raise WhereError(f"{operator.text!r} compares {left.type} with {right.type}", operator.position)
         if operator.text not in ("==", "!=") and left.type != NUMBER:
-            raise WhereError(f"{operator.text!r} orders numbers, not {left.type}s", operator.position)
+            raise WhereError(f"{operator.text!r} orders numbers, not {left.type}", operator.position)
         if left.type == HAND:
             raise WhereError(f"{operator.text!r} cannot compare hands: ask 'CARD in' one", operator.position)
-        for one, other in ((left, right), (right, left)):
+        sides = [left, right]
+        for place, (one, other) in enumerate(((left, right), (right, left))):
             if one.literal is not None and other.literal is None and other.type == STRING:
-                self.contract_named(one)
-        test, first, second = _ORDER[operator.text], left.run, right.run
+                sides[place] = self.contract_named(one)
+        test, first, second = _ORDER[operator.text], sides[0].run, sides[1].run
         return lambda facts: test(first(facts), second(facts))
 
-    def contract_named(self, literal: _Typed) -> None:
-        # The one string a deal has is its contract: a misspelt one would keep nothing.
-        if literal.literal not in CONTRACTS:
+    def contract_named(self, literal: _Typed) -> _Typed:
+        """The contract a string compared with ``contract`` names, in any
+        letter case as the command line takes it; a misspelt one would keep
+        nothing, so it is refused."""
+        assert literal.literal is not None
+        name = literal.literal.lower()
+        if name not in CONTRACTS:
             raise WhereError(f"{literal.literal!r} is not a contract ({', '.join(CONTRACTS)})", literal.position)
+        return _Typed(lambda facts: name, STRING, literal.position, literal=name)
 
     def membership(self, card: _Typed, hand: _Typed, negated: bool) -> Compiled:
         if hand.type != HAND:
@@ -353,7 +359,11 @@ class _Parser:
         token = self.token
         self.place += 1
         if token.kind == "number":
-            number: Value = float(token.text) if "." in token.text else int(token.text)
+            try:
+                number: Value = float(token.text) if "." in token.text else int(token.text)
+            except ValueError:
+                # Past Python's 4,300 digits of a whole number.
+                raise WhereError(f"a number of {len(token.text):,} digits is too long", token.position) from None
             return _Typed(lambda facts: number, NUMBER, token.position)
         if token.kind == "string":
             text = token.text[1:-1]

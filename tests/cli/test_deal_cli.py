@@ -10,6 +10,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from support import DOCS
 
 from kosolve.cli.main import cli
 from kosolve.dealing import choose_contract, deal_as_dealt, deal_bid, deal_games, hand_strength
@@ -144,6 +145,7 @@ def test_the_seat_contract_and_discard_are_taken_in_any_letter_case() -> None:
         (["--seed", "1", "--where", "'XXII' in dealer.hand"], "--where: at character 1: 'XXII' is not a card"),
         (["--where", "dealer.tarocks >= "], "--where: at character 19: expected a value"),
         (["--seed", "1", "--where", "true", "--tries", "0"], "--tries"),
+        (["--seed", "1", "--tries", "5"], "--tries bounds the deals --where tries: give a condition with --where"),
     ],
 )
 def test_bad_options_are_one_line_exit_2(args: list[str], message: str) -> None:
@@ -202,3 +204,13 @@ def test_where_with_too_few_deals_in_the_budget_writes_them_and_exits_1() -> Non
         "Error: --where: 1 of the 3 deals asked for met the condition in 1,000 tries:"
         " loosen it, or allow more with --tries",
     ]
+
+
+def test_the_count_docs_dealing_shows_is_what_its_example_prints() -> None:
+    shown = re.search(
+        r"`(kosolve deal: 100 deals kept of [\d,]+ tried \([\d.]+%\))`", (DOCS / "dealing.md").read_text()
+    )
+    assert shown is not None
+    condition = "forehand.tarocks >= 10 and 'I' in forehand.hand and dealer.kings == 0"
+    result = CliRunner().invoke(cli, ["deal", "--seed", "1", "-n", "100", "--where", condition])
+    assert result.stderr == shown.group(1) + "\n"

@@ -130,7 +130,9 @@ def test_operators_precedence_and_chains() -> None:
         ("'XXII' in forehand.hand", 1, "'XXII' is not a card"),
         ("contract == 'sollo'", 13, "'sollo' is not a contract"),
         ("forehand.tarocks == 'ten'", 18, "'==' compares a number with a string"),
-        ("contract > 'solo'", 10, "'>' orders numbers, not a strings"),
+        ("contract > 'solo'", 10, "'>' orders numbers, not a string"),
+        ("forehand.tarocks >= \uff11\uff10", 21, "'\uff11' is not part of the language"),
+        ("forehand.points >= 1" + "0" * 4300, 20, "a number of 4,301 digits is too long"),
         ("forehand.hand == dealer.hand", 15, "cannot compare hands"),
         ("forehand.tarocks in forehand.hand", 1, "'in' needs a card's name in quotes"),
         ("'I' in forehand.tarocks", 8, "'in' looks for a card in a hand, not in a number"),
@@ -213,3 +215,10 @@ def test_the_deepest_nesting_allowed_and_long_sums_and_chains_run() -> None:
     assert where("1" + " + 1" * 5000 + " == 5001")(file)
     assert where(" or ".join(["false"] * 5000 + ["true"]))(file)
     assert where(" < ".join(str(n) for n in range(3000)))(file)
+
+
+def test_a_contract_is_named_in_any_letter_case() -> None:
+    for file in FILES[:20]:
+        assert where(f"contract == '{file.contract.upper()}'")(file)
+        assert where(f"'{file.contract.title()}' == contract")(file)
+        assert not where(f"contract != '{file.contract.title()}'")(file)
