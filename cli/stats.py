@@ -29,6 +29,8 @@ def _check_target(option: str, path: str, read: tuple[str | None, ...]) -> None:
     for given in read:
         if given is not None and os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
             raise InputError(f"{option} {source_name(path)} would replace the file it reads")
+    if os.path.isdir(path):
+        raise InputError(f"{option} {source_name(path)}: is a folder: name a file to write")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise InputError(f"{option} {source_name(path)}: cannot write into {folder}")
@@ -155,21 +157,23 @@ def stats_command(
         # Each seat's cards cost time on a large file: only those the table reads.
         needed = None if columns or parquet is not None else [*(Key.parse(key).column for key in by), *what]
         rows = read_rows(results, deals, where, needed)
-        if columns:
-            for column in rows.columns:
-                click.echo(f"{column}  {column_type(rows.rows, column)}")
-            return
-        table = tabulate(rows, by, what, where)
-        if parquet is not None:
-            with _whole(parquet) as temporary:
-                write_parquet(rows, temporary)
-        if plot is not None:
-            _plot(plot, rows, table)
+        table = None
+        if not columns:
+            table = tabulate(rows, by, what, where)
+            if parquet is not None:
+                with _whole(parquet) as temporary:
+                    write_parquet(rows, temporary)
+            if plot is not None:
+                _plot(plot, rows, table)
     except (StatsError, ExtraError) as error:
         raise InputError(str(error)) from None
     except OSError as error:
         raise click.FileError(error.filename or "", error.strerror or str(error)) from None
-    if as_json:
+    # Printed outside the try: a closed pipe is the group's to end quietly, not a file error.
+    if table is None:
+        for column in rows.columns:
+            click.echo(f"{column}  {column_type(rows.rows, column)}")
+    elif as_json:
         click.echo(json.dumps(table.to_json()))
     elif as_csv:
         click.echo(to_csv(table), nl=False)

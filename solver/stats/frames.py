@@ -8,6 +8,7 @@ one costs nothing until then, and then one line saying what to install
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Any, Final
 
 from kosolve.stats.figures import NUMBER, YES_NO, Table, column_type
@@ -63,7 +64,9 @@ def to_frame(rows: Rows) -> DataFrame:
     return frame
 
 
-def frame(path: str, deals: str | None = None, where: str | None = None) -> DataFrame:
+def frame(
+    path: str | os.PathLike[str], deals: str | os.PathLike[str] | None = None, where: str | None = None
+) -> DataFrame:
     """The results file at ``path`` (``kosolve batch``'s or ``kosolve
     arena``'s) as a DataFrame, a row a deal, its columns those of
     docs/statistics.md; with the ``deals`` the batch read, each seat's
@@ -145,6 +148,8 @@ def running_png(running: Running, title: str, path: str) -> None:
     ax.axhline(0, color="#888", linestyle="--", linewidth=1)
     ax.set_ylim(*running.scale())
     ax.set_xlabel("deals")
+    # Deals are whole: no tick at 1.5 of them.
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
     ax.set_title(title, fontsize=10, loc="left")
     figure.tight_layout()
     figure.savefig(path, dpi=DPI, format="png")

@@ -11,6 +11,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from kosolve.model.reprs import counted
 from kosolve.stats.figures import YES_NO, Figure, Group, Table
 
 
@@ -32,7 +33,7 @@ def to_text(table: Table) -> str:
     failed = f", {table.failed} failed and left out" if table.failed else ""
     joined = f", cards from {table.joined}" if table.joined else ""
     where = f", where {table.where}" if table.where else ""
-    lines = [f"{table.source}: {table.deals} deals ({table.kind}{failed}{joined}{where}){grouped}"]
+    lines = [f"{table.source}: {counted(table.deals, 'deal')} ({table.kind}{failed}{joined}{where}){grouped}"]
     header = [key.name for key in table.by] or ["group"]
     header.append("deals")
     for column, kind in table.what:

@@ -236,7 +236,10 @@ def _results(path: str) -> Iterator[dict[str, Any]]:
 
 
 def read_rows(
-    path: str, deals: str | None = None, where: str | None = None, facts: Iterable[str] | None = None
+    path: str | os.PathLike[str],
+    deals: str | os.PathLike[str] | None = None,
+    where: str | None = None,
+    facts: Iterable[str] | None = None,
 ) -> Rows:
     """The rows of the results file at ``path`` (of ``kosolve batch`` or
     ``kosolve arena``) in the order of the deals, with each seat's cards
@@ -246,6 +249,8 @@ def read_rows(
     cards, only the columns named in ``facts`` when given (each costs
     time on a large file).  :class:`StatsError` for anything that cannot
     be read or joined."""
+    path = os.fspath(path)
+    deals = None if deals is None else os.fspath(deals)
     shown = source_name(path)
     condition = _condition(where, deals)
     question: Mapping[str, Any] | None = None
@@ -283,6 +288,9 @@ def read_rows(
             raise StatsError(f"--deals: {shown} is an arena's: its records hold their deals, and each game its own bid")
         wanted = None if facts is None else set(facts)
         rows = _joined(rows, digests, deals, shown, _rules(question), condition, wanted)
+        if not rows:
+            # Not "no such column" later: the columns are there, the deals are not.
+            raise StatsError(f"--where {where}: no deal of {shown} meets it: nothing to count")
     # A batch writes its records as they finish: the rows go in the deals' order.
     rows.sort(key=_deal_key)
     columns: dict[str, None] = {}

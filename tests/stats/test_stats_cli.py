@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import struct
+import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from importlib import resources
@@ -159,6 +160,8 @@ def test_columns_lists_each_column_with_its_type(solved_batch: tuple[Path, Path]
         (["--where", "declarer.tarocks > 9"], "--where reads each seat's cards: give the deals file the batch read"),
         (["--deals", "DEALS", "--where", "declarer.tarots > 9"], "--where: at character 10: a seat has no 'tarots'"),
         (["--deals", "NOSUCH"], "--deals: NOSUCH: No such file or directory"),
+        (["--deals", "DEALS", "--where", "false"], "--where false: no deal of "),
+        (["--parquet", "."], "--parquet .: is a folder: name a file to write"),
     ],
 )
 def test_bad_input_is_one_line(
@@ -193,3 +196,19 @@ def test_a_file_that_is_not_results_is_one_line(
         result = stats(*args)
         assert (result.exit_code, result.stdout) == (2, ""), result.output
         assert result.stderr.startswith(f"Error: {message}") and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_one_deal_is_one_deal_and_a_closed_pipe_ends_quietly(solved_batch: tuple[Path, Path], tmp_path: Path) -> None:
+    results, _ = solved_batch
+    one = tmp_path / "one.jsonl"
+    one.write_text("".join(results.read_text(encoding="utf-8").splitlines(keepends=True)[:2]), encoding="utf-8")
+    assert stats(one).stdout.startswith(f"{one}: 1 deal (analyse)")
+    head = subprocess.run(
+        f"{sys.executable} -m kosolve.cli stats {results} --columns | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert head.stdout == "line  number\n" and head.stderr == ""

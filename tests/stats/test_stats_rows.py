@@ -126,7 +126,7 @@ def test_an_arena_match_is_a_row_a_deal(played_match: Path) -> None:
 def test_the_frame_has_the_documented_columns_and_a_row_a_deal(solved_batch: tuple[Path, Path]) -> None:
     pytest.importorskip("pandas")
     results, deals = solved_batch
-    table = frame(str(results), str(deals))
+    table = frame(results, deals)  # paths as Path objects too
     rows = read_rows(str(results), str(deals))
     assert list(table.columns) == list(rows.columns) and len(table) == 8
     assert tuple(table.columns[: len(ANALYSE)]) == ANALYSE
