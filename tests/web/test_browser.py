@@ -652,6 +652,13 @@ def test_a_game_fits_a_phone_and_is_played_again_from_the_other_seat(browser: An
     answer = last.value.json()
     check_the_end(phone, answer)
     assert phone.evaluate(WIDTH) <= 390
+    # The review's losses are in sight, not in a box scrolled sideways; his own decisions only.
+    fits = (
+        "(id) => { const t = document.getElementById(id); return !t || t.scrollWidth <= t.parentElement.clientWidth; }"
+    )
+    assert phone.evaluate(fits, "game-decisions") and phone.evaluate(fits, "game-cards")
+    seats = phone.eval_on_selector_all("#game-decisions tr[data-seat]", "rows => rows.map(r => r.dataset.seat)")
+    assert set(seats) <= {answer["seat"]}
     with phone.expect_request(lambda r: r.url.endswith("/api/v1/game")) as request:
         phone.click("#game-again")
     sent = json.loads(request.value.post_data)

@@ -548,20 +548,24 @@
 
   // The decisions before the play (kosolve review): each with its choice, the best option by what
   // its player knew and double dummy, both losses in game points and the verdict.
-  function decisionTable(decisions, id) {
+  // The decisions before the play, judged; ``yours`` for one player's own
+  // (the game's end): no player column, and "you" in the heading.
+  function decisionTable(decisions, id, yours = false) {
     if (!decisions || !decisions.length) return null;
     const gp = (value) => String(Number(value.toFixed(2)));
     // Many options may tie (lay-aways): the first three, and how many more.
     const some = (options) => options.slice(0, 3).join(" · ") + (options.length > 3 ? ` (+${options.length - 3})` : "");
     const what = (d) => d.kind === "kontra" ? `kontra ${d.about}` : d.kind.replace("_", " ")
       + (d.round ? ` (${d.round})` : "");
-    const head = el("tr", {}, ["player", "decision", "chosen", "best by what he knew", "loss", "best DD", "DD loss", "verdict"]
-      .map((name) => el("th", {}, name)));
+    const names = [...(yours ? [] : ["player"]), "decision", "chosen", `best by what ${yours ? "you" : "he"} knew`, "loss",
+      "best DD", "DD loss", "verdict"];
+    // The best DD column goes first on a narrow screen (app.css): the losses matter more.
+    const head = el("tr", {}, names.map((name) => el("th", { class: name === "best DD" ? "dd-best" : "" }, name)));
     const rows = decisions.map((d) => el("tr", { "data-decision": d.index, "data-kind": d.kind, "data-seat": d.seat,
       "data-verdict": d.verdict, title: d.exact ? `every one of ${d.worlds} worlds` : `${d.samples} of ${d.worlds} worlds` },
-    el("td", {}, d.seat), el("td", {}, what(d)), el("td", {}, d.choice),
+    yours ? null : el("td", {}, d.seat), el("td", {}, what(d)), el("td", {}, d.choice),
     el("td", { title: d.best.join(" · ") }, some(d.best)), el("td", { "data-loss": d.knew_loss_points }, d.knew_loss_points > 0 ? `−${gp(d.knew_loss_points)}` : "—"),
-    el("td", { title: d.dd_best.join(" · ") }, some(d.dd_best)), el("td", { "data-loss": d.dd_loss_points }, d.dd_loss_points > 0 ? `−${d.dd_loss_points}` : "—"),
+    el("td", { class: "dd-best", title: d.dd_best.join(" · ") }, some(d.dd_best)), el("td", { "data-loss": d.dd_loss_points }, d.dd_loss_points > 0 ? `−${d.dd_loss_points}` : "—"),
     el("td", {}, el("span", { class: `verdict ${d.verdict}` }, d.verdict))));
     return el("div", { class: "decisions" }, el("h3", {}, "Decisions before the play (game points)"),
       el("table", { id }, head, rows));
@@ -1136,7 +1140,8 @@
     const seat = answer.seat;
     const p = end.review.players[seat];
     const percent = (share) => share === null ? "–" : `${Math.round(100 * share)}%`;
-    const decisions = end.review.decisions.slice().sort((a, b) =>
+    // His own decisions only: kosolve's are not where he lost points.
+    const decisions = end.review.decisions.filter((d) => d.seat === seat).sort((a, b) =>
       b.knew_loss_points - a.knew_loss_points || b.dd_loss_points - a.dd_loss_points || a.index - b.index);
     const cards = end.review.cards.filter((card) => card.seat === seat).sort((a, b) =>
       b.knew_loss_thirds - a.knew_loss_thirds || b.dd_loss_thirds - a.dd_loss_thirds || a.index - b.index);
@@ -1151,7 +1156,7 @@
       el("div", { id: "game-review" }, `${p.judged} cards judged: best by what you knew ${percent(p.knew_accuracy)},`
         + ` best double dummy ${percent(p.dd_accuracy)}; ${p.mistake} mistake${p.mistake === 1 ? "" : "s"},`
         + ` ${p.unlucky} unlucky, ${p.lucky} lucky`),
-      decisionTable(decisions, "game-decisions"),
+      decisionTable(decisions, "game-decisions", true),
       el("div", { class: "decisions" }, el("h3", {}, "Your cards (card points)"),
         el("table", { id: "game-cards" },
           el("tr", {}, ["trick", "card", "best by what you knew", "loss", "DD loss", "verdict"].map((h) => el("th", {}, h))),
