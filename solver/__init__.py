@@ -121,6 +121,7 @@ def to_text(answer: Report | ExchangeReport | Odds | Review, file: str | None = 
     from kosolve.render.review import render_review
     from kosolve.render.text import Style, render_report
     from kosolve.review.results import Review
+    from kosolve.sampling.odds import Odds
 
     style = Style(unicode=True)
     if isinstance(answer, Report):
@@ -129,7 +130,9 @@ def to_text(answer: Report | ExchangeReport | Odds | Review, file: str | None = 
         return render_exchange_report(file or "", answer, style)
     if isinstance(answer, Review):
         return render_review(file or answer.deal.source or "deal", answer, style)
-    return render_odds(file or answer.view.source, answer, style)
+    if isinstance(answer, Odds):
+        return render_odds(file or answer.view.source, answer, style)
+    raise TypeError(f"to_text takes a Report, an ExchangeReport, an Odds or a Review, not {type(answer).__name__}")
 
 
 __all__ = [

@@ -81,6 +81,8 @@ def test_the_text_of_each_kind_of_answer() -> None:
     judged = kosolve.review(kosolve.load_deal(EXAMPLES / "played.json"), samples=2, jobs=1)
     assert kosolve.to_text(judged).startswith(f"{EXAMPLES / 'played.json'}: zweiblatt by the forehand, 7 cards judged")
     assert kosolve.to_text(judged, "mine.json").startswith("mine.json: ")
+    with pytest.raises(TypeError, match="to_text takes a Report, an ExchangeReport, an Odds or a Review, not NoneType"):
+        kosolve.to_text(None)  # type: ignore[arg-type]
 
 
 def test_the_review_and_the_notation_at_the_top() -> None:
