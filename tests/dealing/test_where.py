@@ -219,6 +219,7 @@ def test_the_deepest_nesting_allowed_and_long_sums_and_chains_run() -> None:
 
 def test_a_contract_is_named_in_any_letter_case() -> None:
     for file in FILES[:20]:
+        assert file.contract is not None
         assert where(f"contract == '{file.contract.upper()}'")(file)
         assert where(f"'{file.contract.title()}' == contract")(file)
         assert not where(f"contract != '{file.contract.title()}'")(file)
