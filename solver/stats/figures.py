@@ -94,16 +94,29 @@ def t975(freedom: int) -> float:
     )
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]:
-    """The mean of ``values`` and its 95% interval (Student's t); no
-    interval from a single value."""
+def mean_spread(values: Sequence[float]) -> tuple[float, float | None]:
+    """The mean of ``values`` and their standard deviation (n − 1); no
+    spread of a single value."""
     n = len(values)
     mean = math.fsum(values) / n
     if n < 2:
         return mean, None
-    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def t_interval(mean: float, spread: float, n: int) -> tuple[float, float]:
+    """The 95% interval (Student's t) of a mean of ``n`` values of standard
+    deviation ``spread``: the one formula of every mean's interval here,
+    a group's and a running mean's alike."""
     half = t975(n - 1) * spread / math.sqrt(n)
-    return mean, (mean - half, mean + half)
+    return mean - half, mean + half
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]:
+    """The mean of ``values`` and its 95% interval (Student's t); no
+    interval from a single value."""
+    mean, spread = mean_spread(values)
+    return mean, None if spread is None else t_interval(mean, spread, len(values))
 
 
 def share_interval(yes: int, n: int) -> tuple[float, tuple[float, float]]:
@@ -206,8 +219,8 @@ def figure(rows: Sequence[Row], column: str, kind: str) -> Figure:
         share, ci95 = share_interval(sum(bool(value) for value in values), len(values))
         return Figure(column, kind, len(values), share, ci95)
     numbers = [float(value) for value in values if isinstance(value, (int, float))]
-    mean, interval = mean_interval(numbers)
-    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in numbers) / (len(numbers) - 1)) if len(numbers) > 1 else None
+    mean, spread = mean_spread(numbers)
+    interval = None if spread is None else t_interval(mean, spread, len(numbers))
     return Figure(column, kind, len(numbers), mean, interval, spread)
 
 
@@ -333,7 +346,9 @@ __all__ = [
     "column_type",
     "figure",
     "mean_interval",
+    "mean_spread",
     "share_interval",
     "t975",
+    "t_interval",
     "tabulate",
 ]

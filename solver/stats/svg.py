@@ -23,7 +23,7 @@ from typing import Final
 from xml.sax.saxutils import escape
 
 from kosolve.model.svg import axis_ticks
-from kosolve.stats.figures import YES_NO, Table, t975
+from kosolve.stats.figures import YES_NO, Table, t_interval
 
 PLOT_WIDTH: Final = 470
 """The width of a plot itself, right of its labels."""
@@ -196,8 +196,7 @@ class Running:
                 bands.append(None)
                 continue
             variance = max(square - k * mean * mean, 0.0) / (k - 1)
-            half = t975(k - 1) * math.sqrt(variance / k)
-            bands.append((mean - half, mean + half))
+            bands.append(t_interval(mean, math.sqrt(variance), k))
         return cls(tuple(means), tuple(bands))
 
     def scale(self) -> tuple[float, float]:
