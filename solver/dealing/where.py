@@ -106,13 +106,14 @@ BOOLEAN: Final = "true or false"
 HAND: Final = "a hand"
 SEAT: Final = "a seat"
 
-_SEATS: Final[dict[str, Callable[[Facts], Seat]]] = {
+SEATS_BY_NAME: Final[dict[str, Callable[[Facts], Seat]]] = {
     "forehand": lambda facts: FOREHAND,
     "dealer": lambda facts: 1 - FOREHAND,
     "declarer": lambda facts: facts.declarer,
     "defender": lambda facts: 1 - facts.declarer,
 }
-NAMES: Final = (*_SEATS, "contract", "talon")
+"""The seats a condition names, each the seat it is in a deal's facts."""
+NAMES: Final = (*SEATS_BY_NAME, "contract", "talon")
 """The names a condition may use."""
 
 
@@ -396,7 +397,7 @@ class _Parser:
             return _Typed(lambda facts: facts.contract, STRING, token.position)
         if token.text == "talon":
             return _Typed(partial(_talon, token.position), HAND, token.position)
-        seat = _SEATS.get(token.text)
+        seat = SEATS_BY_NAME.get(token.text)
         if seat is None:
             raise WhereError(f"unknown name {token.text!r} (the names: {', '.join(NAMES)})", token.position)
         if self.take(".") is None:
@@ -485,4 +486,14 @@ def dealt_where(
             yield file, tried
 
 
-__all__ = ["ATTRIBUTES", "MEASURES", "NAMES", "Condition", "Facts", "WhereError", "dealt_where", "where"]
+__all__ = [
+    "ATTRIBUTES",
+    "MEASURES",
+    "NAMES",
+    "SEATS_BY_NAME",
+    "Condition",
+    "Facts",
+    "WhereError",
+    "dealt_where",
+    "where",
+]

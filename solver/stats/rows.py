@@ -31,14 +31,12 @@ from functools import cache
 from typing import Any, Final
 
 from kosolve.batch.results import HEADER, ResultsError, iter_results
-from kosolve.dealing.where import ATTRIBUTES, MEASURES, Condition, Facts, WhereError
-from kosolve.model.cards import (
-    CARD_NAMES,
-)
+from kosolve.dealing.where import ATTRIBUTES, MEASURES, SEATS_BY_NAME, Condition, Facts, WhereError
+from kosolve.model.cards import CARD_NAMES
 from kosolve.model.deal import Deal
 from kosolve.model.dealt_file import DealtFile
 from kosolve.model.files import parse_file
-from kosolve.model.game import CONTRACTS, DEFAULT_RULES, FOREHAND, SEAT_NAMES, Rules
+from kosolve.model.game import CONTRACTS, DEFAULT_RULES, SEAT_NAMES, Rules
 from kosolve.model.jsonfile import FileError, parse_json
 from kosolve.model.quoting import source_name
 from kosolve.play.arena import SIDES, DealRecord
@@ -50,10 +48,8 @@ Row = dict[str, Value]
 KINDS: Final = ("analyse", "exchange", "odds", "review", "arena")
 """The kinds of results file: a batch's question, or an arena's match."""
 ROLES: Final = ("declarer", "defender")
-FACT_SEATS: Final = ("forehand", "dealer", "declarer", "defender")
+FACT_SEATS: Final = tuple(SEATS_BY_NAME)
 """The seats whose cards become columns, as the condition language names them."""
-KEYS: Final = ("line", "file")
-"""A record's deal: its line in a file of deal lines, or its file in a folder."""
 
 
 class StatsError(ValueError):
@@ -74,10 +70,9 @@ def fact_columns(facts: Facts, wanted: set[str] | None = None) -> Row:
     """The deal's facts as columns: ``SEAT.ATTRIBUTE`` for each seat of
     :data:`FACT_SEATS` and attribute of :data:`FACTS` (only the columns
     ``wanted``, when given)."""
-    seats = {"forehand": FOREHAND, "dealer": 1 - FOREHAND, "declarer": facts.declarer, "defender": 1 - facts.declarer}
     return {
-        column: MEASURES[name](facts.hands[seat])
-        for seat_name, seat in seats.items()
+        column: MEASURES[name](facts.hands[seat_of(facts)])
+        for seat_name, seat_of in SEATS_BY_NAME.items()
         for column, name in FACT_COLUMNS[seat_name]
         if wanted is None or column in wanted
     }
