@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kosolve.cli.errors import InputError
 from kosolve.cli.loading import STDIN
 
 if TYPE_CHECKING:
@@ -93,36 +94,51 @@ def progress_bar(label: str, quiet: bool, per_second: str | None = None) -> Iter
         yield progress
 
 
-def check_target(option: str, path: str, read: str) -> None:
+def check_target(option: str, path: str, *read: str | None, reads: str = "deal file") -> None:
     """Refuse, before anything is done, a file to write (given by
-    ``option``) that would replace the file ``read``, or that lands in a
-    folder that cannot be written into."""
-    if read != STDIN and os.path.exists(path) and os.path.exists(read) and os.path.samefile(path, read):
-        raise click.UsageError(f"{option} {path} would replace the deal file it reads")
+    ``option``) that would replace a file ``read`` (the ``reads`` it
+    reads), that is a folder, or that lands in a folder that cannot be
+    written into: one line, exit status 2, however the command is called."""
+    for given in read:
+        if given is None or given == STDIN:
+            continue
+        if os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
+            raise InputError(f"{option} {path} would replace the {reads} it reads")
+    if os.path.isdir(path):
+        raise InputError(f"{option} {path}: is a folder: name a file to write")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise click.UsageError(f"{option} {path}: cannot write into {folder}")
+        raise InputError(f"{option} {path}: cannot write into {folder}")
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a temporary file
-    beside it, renamed over it once complete."""
+@contextmanager
+def whole_file(path: str) -> Iterator[str]:
+    """A temporary path beside ``path`` for the block to write, renamed
+    over ``path`` once the block is done: the file whole or not at all.  A
+    file system's refusal is one line naming ``path``."""
     try:
         handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".kosolve-")
+        os.close(handle)
     except OSError as error:
         raise click.FileError(path, error.strerror or str(error)) from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        # mkstemp makes the file private; a deal file is as readable as any other.
+        yield temporary
+        # mkstemp makes the file private; what kosolve writes is as readable as any other file.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except OSError as error:
+        raise click.FileError(path, error.strerror or str(error)) from None
+    finally:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise click.FileError(path, error.strerror or str(error)) from None
 
 
-__all__ = ["Progress", "check_target", "on_terminal", "progress_bar", "tables", "write_atomically"]
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (:func:`whole_file`)."""
+    with whole_file(path) as temporary, open(temporary, "w", encoding="utf-8") as file:
+        file.write(text)
+
+
+__all__ = ["Progress", "check_target", "on_terminal", "progress_bar", "tables", "whole_file", "write_atomically"]

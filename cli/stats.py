@@ -3,16 +3,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
-from collections.abc import Iterator
 
 import click
 
 from kosolve.cli.errors import InputError
-from kosolve.cli.running import write_atomically
+from kosolve.cli.running import check_target, whole_file, write_atomically
 from kosolve.model.quoting import source_name
 from kosolve.stats.figures import Key, Table, column_type, tabulate
 from kosolve.stats.frames import ExtraError, running_png, table_png, write_parquet
@@ -21,36 +17,6 @@ from kosolve.stats.rows import Rows, StatsError, read_rows
 from kosolve.stats.svg import Running, running_svg, table_svg
 
 PLOTS = (".svg", ".png")
-
-
-def _check_target(option: str, path: str, read: tuple[str | None, ...]) -> None:
-    """Refuse, before anything is read, a file to write that would replace
-    a file read, or that lands in a folder that cannot be written into."""
-    for given in read:
-        if given is not None and os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
-            raise InputError(f"{option} {source_name(path)} would replace the file it reads")
-    if os.path.isdir(path):
-        raise InputError(f"{option} {source_name(path)}: is a folder: name a file to write")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise InputError(f"{option} {source_name(path)}: cannot write into {folder}")
-
-
-@contextlib.contextmanager
-def _whole(path: str) -> Iterator[str]:
-    """A temporary path beside ``path`` for a writer that takes a path (a
-    PNG, Parquet), renamed over ``path`` once written: whole or not at all."""
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".kosolve-")
-    os.close(handle)
-    try:
-        yield temporary
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
 
 
 def _running_titles(rows: Rows) -> tuple[str, str]:
@@ -70,12 +36,12 @@ def _plot(path: str, rows: Rows, table: Table) -> None:
         differences = [float(d) for row in rows.rows if isinstance(d := row["difference"], int)]
         running, (title, subtitle) = Running.of(differences), _running_titles(rows)
         if png:
-            with _whole(path) as temporary:
+            with whole_file(path) as temporary:
                 running_png(running, f"{title}\n{subtitle}", temporary)
         else:
             write_atomically(path, running_svg(running, title, subtitle))
     elif png:
-        with _whole(path) as temporary:
+        with whole_file(path) as temporary:
             table_png(table, temporary)
     else:
         write_atomically(path, table_svg(table))
@@ -152,7 +118,7 @@ def stats_command(
         raise InputError(f"--plot {source_name(plot)}: a picture is FILE.svg or FILE.png")
     for option, target in (("--plot", plot), ("--parquet", parquet)):
         if target is not None:
-            _check_target(option, target, (results, deals))
+            check_target(option, target, results, deals, reads="file")
     try:
         # Each seat's cards cost time on a large file: only those the table reads.
         needed = None if columns or parquet is not None else [*(Key.parse(key).column for key in by), *what]
@@ -161,7 +127,7 @@ def stats_command(
         if not columns:
             table = tabulate(rows, by, what, where)
             if parquet is not None:
-                with _whole(parquet) as temporary:
+                with whole_file(parquet) as temporary:
                     write_parquet(rows, temporary)
             if plot is not None:
                 _plot(plot, rows, table)
