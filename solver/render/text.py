@@ -12,7 +12,7 @@ ending.json
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -91,10 +91,16 @@ def style_for(stream: IO[str]) -> Style:
     return Style(unicode=True)
 
 
-def columns(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
-    """Rows of cells, each column padded to its widest cell."""
+def columns(rows: Sequence[Sequence[str]], indent: str = "  ", right: Container[int] = ()) -> list[str]:
+    """Rows of cells, each column padded to its widest cell: on the right
+    (flush left), or on the left for the columns ``right`` (figures whose
+    digits line up)."""
     widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(max(len(row) for row in rows))]
-    return [indent + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
+
+    def padded(i: int, cell: str) -> str:
+        return cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+
+    return [indent + "  ".join(padded(i, cell) for i, cell in enumerate(row)).rstrip() for row in rows]
 
 
 def trick_lines(tricks: Sequence[Trick], style: Style, on_table: bool = False) -> list[str]:

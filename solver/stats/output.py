@@ -12,6 +12,7 @@ import io
 from collections.abc import Sequence
 
 from kosolve.model.reprs import counted
+from kosolve.render.text import columns
 from kosolve.stats.figures import YES_NO, Figure, Group, Table
 
 
@@ -44,19 +45,12 @@ def to_text(table: Table) -> str:
 
     body = [cells(group.label, group) for group in table.groups]
     body.append(cells(["all", *[""] * (len(table.by) - 1)], table.total))
-    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
     keys = max(len(table.by), 1)
-
-    def line(row: Sequence[str]) -> str:
-        # The keys and each interval to the left, the counts and figures to
-        # the right, so that their digits line up.
-        parts = [
-            cell.ljust(width) if i < keys or (i > keys and (i - keys) % 2 == 0) else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        return "  ".join(parts).rstrip()
-
-    lines += [line(header), *(line(row) for row in body)]
+    # The keys and each interval to the left, the count and each figure (the
+    # columns after the count, every other one) to the right, so that their
+    # digits line up.
+    figures = {keys, *range(keys + 1, len(header), 2)}
+    lines += columns([header, *body], indent="", right=figures)
     lines.append("95% intervals: a mean's by Student's t, a share's by Wilson's score")
     return "\n".join(lines)
 
