@@ -32,6 +32,15 @@ RED: Final = "#c0182a"
 TAROCK_FILL: Final = "#f6ecd3"
 
 
+def svg_text(value: str) -> str:
+    """``value`` safe in an SVG's text and in its attributes (quotes too).
+
+    >>> svg_text('a "b" & <c>')
+    'a &quot;b&quot; &amp; &lt;c&gt;'
+    """
+    return escape(value, {'"': "&quot;"})
+
+
 def axis_ticks(low: float, high: float) -> list[float]:
     """Round values for a chart's axis between ``low`` and ``high``, about
     five of them (a step of 1, 2 or 5 times a power of ten): the one rule
@@ -127,4 +136,4 @@ def moves_html(picture: str, moves: Sequence[tuple[str, int, float]]) -> str:
     return f"<div>{picture}{table}</div>"
 
 
-__all__ = ["axis_ticks", "hands_svg", "moves_html"]
+__all__ = ["axis_ticks", "hands_svg", "moves_html", "svg_text"]

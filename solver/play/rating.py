@@ -34,7 +34,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from kosolve.model.svg import axis_ticks
+from kosolve.model.svg import axis_ticks, svg_text
 from kosolve.sampling.odds import Z95
 
 MIN_VARIANCE: Final = 1.0
@@ -244,7 +244,7 @@ def ratings_svg(ratings: Ratings) -> str:
         y = AXIS_HEIGHT + ROW_HEIGHT * row + ROW_HEIGHT / 2
         first, last = rating.ci95
         parts.append(
-            f'<g class="rating" data-bot="{escape(rating.bot, {chr(34): "&quot;"})}">'
+            f'<g class="rating" data-bot="{svg_text(rating.bot)}">'
             f"<title>{escape(rating.bot)}: {rating.rating:+.2f} ({first:+.2f} to {last:+.2f})</title>"
             f'<text x="{plot_left - 8}" y="{y + 4:.1f}" text-anchor="end">{row + 1}. {escape(rating.bot)}</text>'
             f'<line x1="{x(first):.1f}" y1="{y:.1f}" x2="{x(last):.1f}" y2="{y:.1f}" stroke="#2a5caa"'

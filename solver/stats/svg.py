@@ -20,9 +20,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-from xml.sax.saxutils import escape
 
-from kosolve.model.svg import axis_ticks
+from kosolve.model.svg import axis_ticks, svg_text
 from kosolve.stats.figures import YES_NO, Table, t_interval
 
 PLOT_WIDTH: Final = 470
@@ -36,11 +35,6 @@ COLOUR: Final = "#2a5caa"
 BAND: Final = "#c9d6ee"
 SCALE_FROM: Final = 10
 """The deal from which a running mean's band sets its picture's scale."""
-
-
-def text(value: str) -> str:
-    """``value`` safe in an SVG's text and attributes."""
-    return escape(value, {'"': "&quot;"})
 
 
 def _scale(ends: Sequence[float]) -> tuple[float, float]:
@@ -86,7 +80,7 @@ def interval_rows(
     def x(value: float) -> float:
         return plot_left + (value - low) / (high - low) * (plot_right - plot_left)
 
-    parts = [f'<text x="10" y="16" font-weight="bold">{text(title)}</text>']
+    parts = [f'<text x="10" y="16" font-weight="bold">{svg_text(title)}</text>']
     for tick in axis_ticks(low, high):
         label = f"{100 * tick:.0f}%" if percent else f"{tick:g}"
         parts.append(
@@ -105,8 +99,8 @@ def interval_rows(
             first, last = row.ci95
             shown += f" ({100 * first:.1f} to {100 * last:.1f})" if percent else f" ({first:.2f} to {last:.2f})"
         parts.append(
-            f'<g class="group" data-label="{text(row.label)}"><title>{text(row.label)}: {shown}</title>'
-            f'<text x="{plot_left - 8}" y="{y + 4:.1f}" text-anchor="end">{text(row.label)}</text>'
+            f'<g class="group" data-label="{svg_text(row.label)}"><title>{svg_text(row.label)}: {shown}</title>'
+            f'<text x="{plot_left - 8}" y="{y + 4:.1f}" text-anchor="end">{svg_text(row.label)}</text>'
         )
         if row.ci95 is not None:
             parts.append(
@@ -132,7 +126,7 @@ def svg_document(*panels: Panel, title: str | None = None) -> str:
         f' viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
     ]
     if title is not None:
-        parts.append(f"<title>{text(title)}</title>")
+        parts.append(f"<title>{svg_text(title)}</title>")
     top = 0
     for panel in panels:
         parts.append(f'<g transform="translate(0 {top})">')
@@ -229,9 +223,9 @@ def running_svg(running: Running, title: str, subtitle: str = "") -> str:
     def y(value: float) -> float:
         return bottom - (value - low) / (high - low) * (bottom - top)
 
-    parts = [f'<text x="10" y="16" font-weight="bold">{text(title)}</text>']
+    parts = [f'<text x="10" y="16" font-weight="bold">{svg_text(title)}</text>']
     if subtitle:
-        parts.append(f'<text x="10" y="34">{text(subtitle)}</text>')
+        parts.append(f'<text x="10" y="34">{svg_text(subtitle)}</text>')
     parts.append(
         f'<clipPath id="plot"><rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}"/></clipPath>'
     )
@@ -269,5 +263,4 @@ __all__ = [
     "running_svg",
     "svg_document",
     "table_svg",
-    "text",
 ]
